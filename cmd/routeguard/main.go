@@ -1,0 +1,19 @@
+// Command routeguard renders GitOps applications and analyzes their traffic
+// routing before Argo CD or Flux applies it. See README.md.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/routeguard/routeguard/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Run(ctx, os.Args[1:], cli.OSEnv())
+	stop()
+	os.Exit(code)
+}
