@@ -1,0 +1,55 @@
+package analysis
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Metadata describes an analyzer.
+type Metadata struct {
+	Name        string               // "<pkg>.<Type>", e.g. "gatewayapi.BackendRefs"
+	Description string               // one sentence: what it checks
+	Inputs      []manifest.GroupKind // the kinds it reads
+}
+
+// Analyzer checks a rendered set and reports findings through the Context.
+// Analyze returns an error only for an internal failure, never for a
+// problem in the input (that is a finding).
+type Analyzer interface {
+	Metadata() Metadata
+	Analyze(ctx context.Context, c *Context) error
+}
+
+var (
+	registeredMu sync.Mutex
+	registered   []Analyzer
+)
+
+// Register adds an analyzer that lives outside the built-in list (for
+// example the Istio analyzer, which links Istio and is therefore opt-in).
+// Call it from an init function; registry.All includes it.
+func Register(a Analyzer) {
+	registeredMu.Lock()
+	defer registeredMu.Unlock()
+	registered = append(registered, a)
+}
+
+// Registered returns the analyzers added with Register, sorted by name.
+func Registered() []Analyzer {
+	registeredMu.Lock()
+	defer registeredMu.Unlock()
+	out := slices.Clone(registered)
+	SortAnalyzers(out)
+	return out
+}
+
+// SortAnalyzers sorts analyzers by name.
+func SortAnalyzers(as []Analyzer) {
+	slices.SortStableFunc(as, func(a, b Analyzer) int {
+		return strings.Compare(a.Metadata().Name, b.Metadata().Name)
+	})
+}

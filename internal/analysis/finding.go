@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"cmp"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// ObjectRef names the object a finding is about.
+type ObjectRef struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// RefOf returns the reference of o, with its namespace as written (use
+// Context.Ref to default it).
+func RefOf(o *manifest.Object) ObjectRef {
+	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+}
+
+// String renders the reference as "Kind ns/name" (or "Kind name").
+func (r ObjectRef) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
+// Group returns the API group of the reference ("" for core).
+func (r ObjectRef) Group() string {
+	for i := 0; i < len(r.APIVersion); i++ {
+		if r.APIVersion[i] == '/' {
+			return r.APIVersion[:i]
+		}
+	}
+	return ""
+}
+
+// Finding is one problem an analyzer found.
+type Finding struct {
+	Code     string          // stable catalog code, e.g. "RG1101"; Istio's own keep "IST0101"
+	Severity Severity        // zero: the catalog default for Code
+	Message  string          // what is wrong and how to fix it
+	Object   ObjectRef       // the object the finding is about
+	Source   manifest.Source // where the object is defined (file:line)
+	Analyzer string          // name of the analyzer that reported it ("<pkg>.<Type>")
+}
+
+// compareFindings orders findings by file, line, code, object, message.
+func compareFindings(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.Source.File, b.Source.File),
+		cmp.Compare(a.Source.Line, b.Source.Line),
+		cmp.Compare(a.Code, b.Code),
+		cmp.Compare(a.Object.String(), b.Object.String()),
+		cmp.Compare(a.Object.APIVersion, b.Object.APIVersion),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Analyzer, b.Analyzer),
+	)
+}

@@ -1,0 +1,23 @@
+// Package registry lists every analyzer routeguard runs: the built-in ones,
+// kept sorted by name, plus those added with analysis.Register (the Istio
+// analyzer registers itself that way from its own package, so that linking
+// Istio stays opt-in for the binary that imports it).
+package registry
+
+import (
+	"github.com/routeguard/routeguard/internal/analysis"
+)
+
+// Builtin returns the built-in analyzers, sorted by name.
+func Builtin() []analysis.Analyzer {
+	as := []analysis.Analyzer{}
+	analysis.SortAnalyzers(as)
+	return as
+}
+
+// All returns the built-in analyzers and the registered ones, sorted by name.
+func All() []analysis.Analyzer {
+	as := append(Builtin(), analysis.Registered()...)
+	analysis.SortAnalyzers(as)
+	return as
+}

@@ -1,0 +1,137 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// RunOptions is the input of one analysis run.
+type RunOptions struct {
+	Set              *manifest.Set // the rendered objects (what will be applied)
+	ContextSet       *manifest.Set // objects from context paths: resolve references, never reported on
+	Config           Settings      // severity overrides and suppressions
+	Analyzers        []Analyzer    // what to run (registry.All() for everything)
+	DefaultNamespace string        // namespace of objects that name none ("default" if empty)
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Findings   []Finding // sorted by file, line, code, object
+	Suppressed int       // findings dropped by suppressions
+	Analyzers  []string  // names of the analyzers that ran, sorted
+}
+
+// Max returns the highest severity among the findings (0 when none).
+func (r *Result) Max() Severity {
+	var m Severity
+	for _, f := range r.Findings {
+		m = max(m, f.Severity)
+	}
+	return m
+}
+
+// Run builds the context once, runs the analyzers (concurrently), and
+// returns their findings with the settings applied, in a deterministic
+// order. An error means an analyzer failed internally (or panicked), never
+// that the input has problems.
+func Run(ctx context.Context, opts RunOptions) (*Result, error) {
+	if err := opts.Config.Validate(); err != nil {
+		return nil, err
+	}
+	c := NewContext(opts.Set, opts.ContextSet, opts.DefaultNamespace)
+	analyzers := slices.Clone(opts.Analyzers)
+	SortAnalyzers(analyzers)
+
+	errs := make([]error, len(analyzers))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	res := &Result{}
+	for i, a := range analyzers {
+		name := a.Metadata().Name
+		res.Analyzers = append(res.Analyzers, name)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = runOne(ctx, a, c.forAnalyzer(name))
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	findings, err := c.settle(c.findings(), opts.Config, res)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = findings
+	return res, nil
+}
+
+func runOne(ctx context.Context, a Analyzer, c *Context) (err error) {
+	name := a.Metadata().Name
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("analyzer %s panicked: %v (this is a routeguard bug; please report it with the input)", name, r)
+		}
+	}()
+	if err := a.Analyze(ctx, c); err != nil {
+		return fmt.Errorf("analyzer %s: %w", name, err)
+	}
+	return nil
+}
+
+// settle fills default severities, drops findings about context objects and
+// duplicates, applies suppressions and overrides, and sorts.
+func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, error) {
+	out := make([]Finding, 0, len(in))
+	seen := map[Finding]bool{}
+	for _, f := range in {
+		code, known := LookupCode(f.Code)
+		switch {
+		case known && f.Severity == 0:
+			f.Severity = code.Severity
+		case !known && !isForeignCode(f.Code):
+			return nil, fmt.Errorf("analyzer %s reported code %q, which is not in the catalog", f.Analyzer, f.Code)
+		case !known && f.Severity == 0:
+			return nil, fmt.Errorf("analyzer %s reported code %q without a severity", f.Analyzer, f.Code)
+		}
+		if c.isContextOnly(f.Object) {
+			continue
+		}
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if slices.ContainsFunc(s.Suppress, func(sup Suppression) bool { return sup.Matches(f) }) {
+			res.Suppressed++
+			continue
+		}
+		if sev, ok := s.Severity[f.Code]; ok {
+			f.Severity = sev
+		}
+		out = append(out, f)
+	}
+	slices.SortFunc(out, compareFindings)
+	return out, nil
+}
+
+// isContextOnly reports whether r names a context object that is not rendered.
+func (c *Context) isContextOnly(r ObjectRef) bool {
+	k := manifest.Key{Group: r.Group(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+	if _, ok := lookup(c.set, k, c.defaultNS); ok {
+		return false
+	}
+	_, ok := lookup(c.contextSet, k, c.defaultNS)
+	return ok
+}
