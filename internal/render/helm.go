@@ -1,0 +1,184 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"helm.sh/helm/v4/pkg/action"
+	"helm.sh/helm/v4/pkg/chart"
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	release "helm.sh/helm/v4/pkg/release/v1"
+	"helm.sh/helm/v4/pkg/strvals"
+	yaml "sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// TemplateDoc is one document Helm rendered, with the template it came from
+// ("<chart>/templates/x.yaml", Helm's "# Source:" path).
+type TemplateDoc struct {
+	Template string
+	Content  string
+}
+
+// HelmTemplate renders the chart in chartDir as `helm template` does, with
+// the Helm SDK: client-only, no cluster, no network. Values files must lie
+// inside the repository root. Returned documents are in Helm's output order
+// (manifests, then hooks).
+func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) ([]TemplateDoc, error) {
+	if err := r.checkTree(chartDir); err != nil {
+		return nil, err
+	}
+	ch, err := loader.Load(chartDir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(chartDir), err)
+	}
+	acc, err := chart.NewAccessor(ch)
+	if err != nil {
+		return nil, err
+	}
+	if req := acc.MetaDependencies(); len(req) > 0 {
+		if err := action.CheckDependencies(ch, req); err != nil {
+			return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+		}
+	}
+	vals, err := mergeValues(r, chartDir, h)
+	if err != nil {
+		return nil, err
+	}
+	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
+	install := action.NewInstall(cfg)
+	install.DryRunStrategy = action.DryRunClient
+	install.Replace = true
+	install.ReleaseName = h.Release
+	install.Namespace = h.Namespace
+	install.IncludeCRDs = h.IncludeCRDs
+	install.DisableHooks = false
+	if h.KubeVersion != "" {
+		kv, err := common.ParseKubeVersion(h.KubeVersion)
+		if err != nil {
+			return nil, fmt.Errorf("--kube-version %q: %w", h.KubeVersion, err)
+		}
+		install.KubeVersion = kv
+	}
+	install.APIVersions = common.VersionSet(h.APIVersions)
+	rel, err := install.RunWithContext(ctx, ch, vals)
+	if err != nil {
+		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), err)
+	}
+	rv1, ok := rel.(*release.Release)
+	if !ok {
+		return nil, fmt.Errorf("%s: unexpected Helm release type %T", r.rel(chartDir), rel)
+	}
+	docs := splitHelmManifest(rv1.Manifest)
+	for _, hook := range rv1.Hooks {
+		if h.DisableHooks {
+			break
+		}
+		if h.SkipTests && slices.Contains(hook.Events, release.HookTest) {
+			continue
+		}
+		docs = append(docs, TemplateDoc{Template: hook.Path, Content: hook.Manifest})
+	}
+	return docs, nil
+}
+
+// splitHelmManifest splits Helm's combined manifest on document markers and
+// reads each document's "# Source:" comment.
+func splitHelmManifest(m string) []TemplateDoc {
+	var out []TemplateDoc
+	for _, part := range strings.Split("\n"+m, "\n---") {
+		part = strings.TrimPrefix(part, "\n")
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		doc := TemplateDoc{Content: part}
+		if strings.HasPrefix(part, "# Source: ") {
+			line, _, _ := strings.Cut(part, "\n")
+			doc.Template = strings.TrimSpace(strings.TrimPrefix(line, "# Source: "))
+		}
+		out = append(out, doc)
+	}
+	return out
+}
+
+// mergeValues merges -f files and --set/--set-string as Helm does: files in
+// order, then --set, then --set-string.
+func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error) {
+	base := map[string]any{}
+	for _, f := range h.ValuesFiles {
+		p := f
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(chartDir, f)
+		}
+		data, err := r.readFile(p, manifest.DefaultMaxFileBytes)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("values file %s not found (paths are relative to the chart directory)", f)
+			}
+			return nil, fmt.Errorf("values file %w", err)
+		}
+		cur := map[string]any{}
+		if err := yaml.Unmarshal(data, &cur); err != nil {
+			return nil, fmt.Errorf("values file %s: %w", r.rel(p), err)
+		}
+		base = loader.MergeMaps(base, cur)
+	}
+	for _, s := range h.Set {
+		if err := strvals.ParseInto(s, base); err != nil {
+			return nil, fmt.Errorf("--set %q: %w", s, err)
+		}
+	}
+	for _, s := range h.SetString {
+		if err := strvals.ParseIntoString(s, base); err != nil {
+			return nil, fmt.Errorf("--set-string %q: %w", s, err)
+		}
+	}
+	return base, nil
+}
+
+// renderHelm renders a chart directory app into a set. Sources name the
+// template file inside the repository; lines are 0 (rendered output has no
+// line in the template).
+func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*manifest.Set, error) {
+	h := opts.Helm
+	if h.Release == "" {
+		h.Release = filepath.Base(chartDir)
+	}
+	if h.Namespace == "" {
+		h.Namespace = "default"
+	}
+	docs, err := HelmTemplate(ctx, r, chartDir, h)
+	if err != nil {
+		return nil, err
+	}
+	set := manifest.NewSet()
+	chartRel := r.rel(chartDir)
+	for _, d := range docs {
+		file := chartRel
+		if d.Template != "" {
+			// "<chart>/templates/x.yaml" -> "<chartDir>/templates/x.yaml"
+			if _, rest, ok := strings.Cut(d.Template, "/"); ok {
+				file = chartRel + "/" + rest
+			}
+		}
+		objs, err := manifest.Decode(file, []byte(d.Content))
+		if err != nil {
+			return nil, fmt.Errorf("chart rendered invalid YAML: %w", err)
+		}
+		for _, o := range objs {
+			o.Source.Line = 0
+		}
+		if err := set.AddAll(objs); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}

@@ -1,0 +1,148 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	kyaml "sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// renderKustomize builds appDir with the Kustomize SDK (krusty), as Argo CD's
+// `kustomize build` does, with three differences that keep it safe in a
+// plugin: reads are confined to the repository root (any path inside it may
+// be loaded, as with --load-restrictor LoadRestrictionsNone), only built-in
+// plugins run, and helmCharts are inflated through routeguard's own Helm SDK
+// shim (opts.HelmCommand), so no helm binary is needed.
+func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) (*manifest.Set, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	fsys := newConfinedFS(r, opts.AllowNetwork, opts.maxFileBytes())
+	kopts := krusty.MakeDefaultOptions()
+	kopts.LoadRestrictions = types.LoadRestrictionsNone
+	kopts.Reorder = krusty.ReorderOptionLegacy
+	kopts.PluginConfig = types.MakePluginConfig(types.PluginRestrictionsBuiltinsOnly, types.BploUseStaticallyLinked)
+	if opts.HelmCommand != "" {
+		kopts.PluginConfig.HelmConfig = types.HelmConfig{
+			Enabled:     true,
+			Command:     opts.HelmCommand,
+			KubeVersion: opts.Helm.KubeVersion,
+			ApiVersions: opts.Helm.APIVersions,
+		}
+		restore := setHelmShimEnv(r.dir, opts.AllowNetwork)
+		defer restore()
+	}
+	resMap, err := krusty.MakeKustomizer(kopts).Run(fsys, appDir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), err)
+	}
+	keepOrigins := false
+	for _, n := range kustomizationFileNames {
+		if data, err := os.ReadFile(filepath.Join(appDir, n)); err == nil {
+			keepOrigins = userWantsOrigins(data)
+			break
+		}
+	}
+	lines := newLineFinder(r, opts.maxFileBytes())
+	set := manifest.NewSet()
+	for i, res := range resMap.Resources() {
+		body, err := res.Map()
+		if err != nil {
+			return nil, fmt.Errorf("%s: kustomize output %d: %w", r.rel(appDir), i, err)
+		}
+		src := manifest.Source{File: r.rel(appDir), Doc: i}
+		if origin := res.GetAnnotations()[originAnnotation]; origin != "" {
+			src = lines.source(appDir, origin, res.GetKind(), res.GetName(), src)
+			if !keepOrigins {
+				stripAnnotation(body, originAnnotation)
+			}
+		}
+		o, err := manifest.FromBody(body, src)
+		if err != nil {
+			return nil, err
+		}
+		if err := set.Add(o); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+func stripAnnotation(body map[string]any, key string) {
+	md, _ := body["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	delete(ann, key)
+	if ann != nil && len(ann) == 0 {
+		delete(md, "annotations")
+	}
+}
+
+// lineFinder maps a Kustomize origin (file relative to the build directory)
+// to the line of the object in that file, decoding each file once.
+type lineFinder struct {
+	root  *root
+	max   int64
+	files map[string][]*manifest.Object
+}
+
+func newLineFinder(r *root, max int64) *lineFinder {
+	return &lineFinder{root: r, max: max, files: map[string][]*manifest.Object{}}
+}
+
+type kustomizeOrigin struct {
+	Path         string `json:"path"`
+	Repo         string `json:"repo"`
+	ConfiguredIn string `json:"configuredIn"`
+}
+
+func (l *lineFinder) source(appDir, originYAML, kind, name string, fallback manifest.Source) manifest.Source {
+	var o kustomizeOrigin
+	if err := kyaml.Unmarshal([]byte(originYAML), &o); err != nil || o.Repo != "" {
+		return fallback
+	}
+	rel := o.Path
+	if rel == "" {
+		rel = o.ConfiguredIn // generated objects point at their generator config
+	}
+	if rel == "" {
+		return fallback
+	}
+	p := filepath.Join(appDir, rel)
+	src := manifest.Source{File: l.root.rel(p), Doc: fallback.Doc}
+	objs, ok := l.files[p]
+	if !ok {
+		if data, err := l.root.readFile(p, l.max); err == nil {
+			objs, _ = manifest.Decode(src.File, data)
+		}
+		l.files[p] = objs
+	}
+	// Prefer the same kind and name; transformers (namePrefix/nameSuffix)
+	// may have changed the name, so fall back to a name contained in it,
+	// then to the only object of that kind.
+	var byKind []*manifest.Object
+	for _, obj := range objs {
+		if obj.Kind != kind {
+			continue
+		}
+		if obj.Name == name {
+			return obj.Source
+		}
+		byKind = append(byKind, obj)
+	}
+	for _, obj := range byKind {
+		if strings.Contains(name, obj.Name) {
+			return obj.Source
+		}
+	}
+	if len(byKind) == 1 {
+		return byKind[0].Source
+	}
+	return src
+}
