@@ -6,11 +6,13 @@ package registry
 
 import (
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/gatewayapi"
 )
 
 // Builtin returns the built-in analyzers, sorted by name.
 func Builtin() []analysis.Analyzer {
-	as := []analysis.Analyzer{}
+	var as []analysis.Analyzer
+	as = append(as, gatewayapi.Analyzers()...)
 	analysis.SortAnalyzers(as)
 	return as
 }

@@ -1,0 +1,122 @@
+package gatewayapi
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// BackendRefs checks every route's backendRefs: the Service exists and has
+// the port, a cross-namespace reference is admitted by a ReferenceGrant, and
+// a rule does not weigh all its backends 0.
+type BackendRefs struct{}
+
+// Metadata implements analysis.Analyzer.
+func (BackendRefs) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "gatewayapi.BackendRefs",
+		Description: "Checks that route backendRefs name existing Services and ports, cross-namespace references have a ReferenceGrant, and rules do not weigh every backend 0.",
+		Inputs: append(routeInputs(),
+			manifest.GroupKind{Kind: "Service"},
+			manifest.GroupKind{Group: Group, Kind: "ReferenceGrant"}),
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (BackendRefs) Analyze(ctx context.Context, c *analysis.Context) error {
+	for _, r := range routes(c) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i, rule := range field.Maps(r.Body, "spec", "rules") {
+			refs := field.Maps(rule, "backendRefs")
+			zero := len(refs) > 0
+			for _, b := range refs {
+				if w, ok := field.Int(b, "weight"); !ok || w != 0 {
+					zero = false
+				}
+				checkBackend(c, r, b)
+			}
+			if zero {
+				c.Reportf(r, analysis.CodeBackendZeroWeight,
+					"every backendRef of rule %d has weight 0, so the rule sends no traffic (clients get HTTP 500); give one backend a positive weight", i+1)
+			}
+		}
+	}
+	return nil
+}
+
+func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
+	group, kind := field.String(b, "group"), field.String(b, "kind")
+	if kind == "" {
+		kind = "Service"
+	}
+	if group != "" || kind != "Service" {
+		return // other backend kinds (ServiceImport, implementation-specific) are not checked
+	}
+	name := field.String(b, "name")
+	if name == "" {
+		return // reported by the schema analyzer
+	}
+	routeNS := c.Namespace(r)
+	ns := field.String(b, "namespace")
+	if ns == "" {
+		ns = routeNS
+	}
+	key := manifest.Key{Kind: "Service", Namespace: ns, Name: name}
+	port, hasPort := field.Int(b, "port")
+	if !hasPort {
+		c.Reportf(r, analysis.CodeBackendPortMissing,
+			"backendRef to Service %s/%s has no port; a Service backend must name one of the Service's ports", ns, name)
+	}
+	svc, scope := c.Resolve(key)
+	switch scope {
+	case analysis.ScopeOutside:
+		c.ReportOutside(r, "backendRef", key)
+		return
+	case analysis.ScopeMissing:
+		c.Reportf(r, analysis.CodeBackendNotFound,
+			"backendRef names Service %s/%s, which does not exist; requests routed to it fail with HTTP 500; fix the name or namespace, or add the Service", ns, name)
+		return
+	}
+	if ns != routeNS && !grantAdmits(c, r.Kind, routeNS, ns, "", "Service", name) {
+		c.Reportf(r, analysis.CodeBackendNoGrant,
+			"backendRef to Service %s/%s crosses namespaces and no ReferenceGrant in %q admits %ss from %q; add one (from: group %s, kind %s, namespace %s; to: kind Service)",
+			ns, name, ns, r.Kind, routeNS, Group, r.Kind, routeNS)
+	}
+	if hasPort && !servicePorts(svc)[port] {
+		c.Reportf(r, analysis.CodeBackendNoPort,
+			"backendRef port %d is not a port of Service %s/%s (ports: %s); use one of them", port, ns, name, portList(svc))
+	}
+}
+
+func servicePorts(svc *manifest.Object) map[int64]bool {
+	out := map[int64]bool{}
+	for _, p := range field.Maps(svc.Body, "spec", "ports") {
+		if n, ok := field.Int(p, "port"); ok {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+func portList(svc *manifest.Object) string {
+	s := ""
+	for _, p := range field.Maps(svc.Body, "spec", "ports") {
+		n, _ := field.Int(p, "port")
+		if s != "" {
+			s += ", "
+		}
+		s += fmt.Sprint(n)
+		if name := field.String(p, "name"); name != "" {
+			s += " (" + name + ")"
+		}
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}

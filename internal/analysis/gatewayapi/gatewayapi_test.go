@@ -1,0 +1,105 @@
+package gatewayapi
+
+import (
+	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis/analysistest"
+)
+
+func TestParentRefs(t *testing.T) {
+	base := []string{"gateway.yaml", "services.yaml"}
+	with := func(f ...string) []string { return append(append([]string{}, base...), f...) }
+	analysistest.Run(t, ParentRefs{}, []analysistest.Case{
+		{Name: "attaches by section and port, wildcard hostname", Files: with("route_ok.yaml")},
+		{Name: "gateway missing in a rendered namespace", Files: with("route_missing_gateway.yaml"),
+			Want: []string{"RG1001 HTTPRoute apps/web"}},
+		{Name: "gateway in a namespace not rendered", Files: with("route_outside_gateway.yaml"),
+			Want: []string{"RG0001 HTTPRoute apps/web"}},
+		{Name: "gateway resolved by context path", Files: with("route_outside_gateway.yaml"),
+			Context: []string{"context_edge.yaml"}},
+		{Name: "context renders the namespace but not the gateway", Files: with("route_outside_gateway.yaml"),
+			Context: []string{"context_edge_empty.yaml"}, Want: []string{"RG1001 HTTPRoute apps/web"}},
+		{Name: "sectionName names no listener", Files: with("route_bad_section.yaml"),
+			Want: []string{"RG1002 HTTPRoute apps/web"}},
+		{Name: "port matches no listener", Files: with("route_bad_port.yaml"),
+			Want: []string{"RG1003 HTTPRoute apps/web"}},
+		{Name: "TCPRoute on an HTTP listener", Files: with("route_tcp_on_http.yaml"),
+			Want: []string{"RG1004 TCPRoute apps/db"}},
+		{Name: "allowedRoutes.kinds excludes the kind", Files: with("route_kind_excluded.yaml"),
+			Want: []string{"RG1006 HTTPRoute apps/web"}},
+		{Name: "namespaces Selector and Same deny", Files: with("route_namespace_denied.yaml"),
+			Want: []string{"RG1005 HTTPRoute other/web", "RG1005 TLSRoute apps/passthrough"}},
+		{Name: "namespaces Selector admits a labelled Namespace", Files: with("route_namespace_selected.yaml")},
+		{Name: "hostnames do not intersect", Files: with("route_hostname_mismatch.yaml"),
+			Want: []string{"RG1007 HTTPRoute apps/web"}},
+		{Name: "no parentRefs", Files: with("route_no_parents.yaml"),
+			Want: []string{"RG1008 HTTPRoute apps/orphan"}},
+	})
+}
+
+func TestBackendRefs(t *testing.T) {
+	base := []string{"gateway.yaml", "services.yaml"}
+	with := func(f ...string) []string { return append(append([]string{}, base...), f...) }
+	analysistest.Run(t, BackendRefs{}, []analysistest.Case{
+		{Name: "services and ports exist", Files: with("route_ok.yaml")},
+		{Name: "service missing", Files: with("backend_missing.yaml"), Want: []string{"RG1101 HTTPRoute apps/web"}},
+		{Name: "service lacks the port", Files: with("backend_bad_port.yaml"), Want: []string{"RG1102 GRPCRoute apps/web"}},
+		{Name: "no port", Files: with("backend_no_port.yaml"), Want: []string{"RG1105 HTTPRoute apps/web"}},
+		{Name: "all weights zero in one rule only", Files: with("backend_zero_weights.yaml"),
+			Want: []string{"RG1104 HTTPRoute apps/web"}},
+		{Name: "cross-namespace without grant", Files: with("backend_cross_namespace.yaml"),
+			Want: []string{"RG1103 HTTPRoute other/web"}},
+		{Name: "cross-namespace with grant", Files: with("backend_cross_namespace.yaml", "grant_apps.yaml")},
+		{Name: "grant for another service name", Files: with("backend_cross_namespace.yaml", "grant_wrong_kind.yaml"),
+			Want: []string{"RG1103 HTTPRoute other/web"}},
+		{Name: "grant found among context objects", Files: with("backend_cross_namespace.yaml"),
+			Context: []string{"grant_apps.yaml"}},
+		{Name: "namespace not rendered, other backend kinds skipped", Files: with("backend_outside.yaml"),
+			Want: []string{"RG0001 HTTPRoute apps/web"}},
+	})
+}
+
+func TestListeners(t *testing.T) {
+	analysistest.Run(t, Listeners{}, []analysistest.Case{
+		{Name: "valid gateway", Files: []string{"gateway.yaml"}},
+		{Name: "duplicate names, collisions, missing certificates", Files: []string{"listeners_bad.yaml"},
+			Want: []string{"RG1201 Gateway infra/bad", "RG1202 Gateway infra/bad",
+				"RG1203 Gateway infra/bad", "RG1203 Gateway infra/bad"}},
+		{Name: "cross-namespace certificates without grants", Files: []string{"listeners_cross_cert.yaml"},
+			Want: []string{"RG0001 Gateway infra/shared", "RG1204 Gateway infra/shared"}},
+		{Name: "cross-namespace certificate with grant", Files: []string{"listeners_cross_cert.yaml", "grant_certs.yaml"},
+			Want: []string{"RG0001 Gateway infra/shared"}},
+	})
+}
+
+func TestRouteConflicts(t *testing.T) {
+	analysistest.Run(t, RouteConflicts{}, []analysistest.Case{
+		{Name: "distinct routes", Files: []string{"gateway.yaml", "routes_distinct.yaml"}},
+		{Name: "same hostname and match on one listener", Files: []string{"gateway.yaml", "conflict_routes.yaml"},
+			Want: []string{"RG1301 HTTPRoute apps/b"}},
+	})
+}
+
+func TestHostnamesIntersect(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"foo.example.com", "*.example.com", true},
+		{"a.b.example.com", "*.example.com", true},
+		{"example.com", "*.example.com", false},
+		{"*.example.com", "*.b.example.com", true},
+		{"*.example.com", "*.example.org", false},
+		{"foo.example.com", "", true},
+		{"foo.example.com", "bar.example.com", false},
+		{"foo.example.com", "foo.example.com", true},
+	}
+	for _, tc := range tests {
+		if got := hostnamesIntersect(tc.a, tc.b); got != tc.want {
+			t.Errorf("hostnamesIntersect(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+		if got := hostnamesIntersect(tc.b, tc.a); got != tc.want {
+			t.Errorf("hostnamesIntersect(%q, %q) = %v, want %v", tc.b, tc.a, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package gatewayapi
+
+import (
+	"context"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// ParentRefs checks that every route attaches where its parentRefs say:
+// the Gateway exists, sectionName and port select listeners, and a
+// listener's protocol, allowedRoutes and hostname admit the route.
+type ParentRefs struct{}
+
+// Metadata implements analysis.Analyzer.
+func (ParentRefs) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "gatewayapi.ParentRefs",
+		Description: "Checks that routes attach to existing Gateways whose listeners (section, port, protocol, allowedRoutes, hostname) admit them.",
+		Inputs: append(routeInputs(),
+			manifest.GroupKind{Group: Group, Kind: "Gateway"},
+			manifest.GroupKind{Kind: "Namespace"},
+			manifest.GroupKind{Kind: "Service"}),
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
+	for _, r := range routes(c) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		refs := parentRefsOf(c, r)
+		if len(refs) == 0 {
+			c.Reportf(r, analysis.CodeRouteNoParents,
+				"%s has no parentRefs, so it attaches to no Gateway and receives no traffic; add spec.parentRefs naming a Gateway", r.Kind)
+			continue
+		}
+		for _, ref := range refs {
+			a := attach(c, r, ref)
+			switch {
+			case a.scope == analysis.ScopeOutside:
+				c.ReportOutside(r, "parentRef", ref.key())
+			case a.code != "":
+				c.Reportf(r, a.code, "%s", a.reason)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package istio
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"istio.io/istio/pilot/pkg/config/memory"
+	"istio.io/istio/pkg/config"
+	"istio.io/istio/pkg/config/schema/gvk"
+)
+
+// ingressService is the Service (and Pod label istio=ingressgateway) that
+// Istio's file-only analysis assumes (local.AddDefaultResources).
+const ingressService = "istio-ingressgateway"
+
+// addDefaultIngress adds the same stand-in ingress gateway Pod and Service
+// that istioctl adds for file-only analysis, unless the rendered set
+// defines that Service itself. Messages about them are never reported:
+// they are not in the input.
+func addDefaultIngress(store *memory.Store, istioNS string, in *input) error {
+	if _, ok := in.services[[2]string{istioNS, ingressService}]; ok {
+		return nil
+	}
+	podLabels := map[string]string{"istio": "ingressgateway"}
+	pod := config.Config{
+		Meta: config.Meta{GroupVersionKind: gvk.Pod, Name: ingressService + "-dummypod", Namespace: istioNS, Labels: podLabels},
+		Spec: &corev1.PodSpec{Containers: []corev1.Container{{Name: "istio-proxy"}}},
+	}
+	var ports []corev1.ServicePort
+	for _, p := range []struct {
+		name       string
+		port, node int32
+	}{{"http2", 80, 31380}, {"https", 443, 31390}, {"tcp", 31400, 31400}, {"tls", 15443, 31447}} {
+		ports = append(ports, corev1.ServicePort{Name: p.name, Port: p.port, NodePort: p.node,
+			Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(p.port)})
+	}
+	svc := config.Config{
+		Meta: config.Meta{GroupVersionKind: gvk.Service, Name: ingressService, Namespace: istioNS},
+		Spec: &corev1.ServiceSpec{Ports: ports, Selector: podLabels},
+	}
+	for _, c := range []config.Config{pod, svc} {
+		if _, err := store.Create(c); err != nil {
+			return fmt.Errorf("adding Istio's default ingress gateway %s: %w", c.Name, err)
+		}
+	}
+	in.addPodLabels(istioNS, podLabels)
+	return nil
+}

@@ -1,0 +1,181 @@
+package istio
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+
+	"istio.io/istio/pkg/config"
+	"istio.io/istio/pkg/config/analysis/diag"
+	"istio.io/istio/pkg/config/analysis/legacy/source/kube"
+	"istio.io/istio/pkg/config/analysis/msg"
+	"istio.io/istio/pkg/config/schema/gvk"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// input records what was fed to Istio, so messages can be mapped back to
+// the rendered objects and judged against the workloads the set implies.
+type input struct {
+	opts      Options
+	objects   map[gvkKey]*manifest.Object // rendered objects, and synthetic Pods -> their workload
+	synthetic map[gvkKey]bool             // Pods synthesized from workload templates
+	pods      map[string][]labels.Set     // namespace -> labels of every Pod (synthetic or rendered)
+	services  map[[2]string]*manifest.Object
+}
+
+func newInput(opts Options) *input {
+	return &input{
+		opts:      opts,
+		objects:   map[gvkKey]*manifest.Object{},
+		synthetic: map[gvkKey]bool{},
+		pods:      map[string][]labels.Set{},
+		services:  map[[2]string]*manifest.Object{},
+	}
+}
+
+func (in *input) add(g config.GroupVersionKind, ns string, o *manifest.Object) {
+	in.objects[keyOf(g, ns, o.Name)] = o
+	if g == gvk.Service {
+		in.services[[2]string{ns, o.Name}] = o
+	}
+}
+
+func (in *input) addSynthetic(ns, podName string, workload *manifest.Object, l map[string]string) {
+	k := keyOf(gvk.Pod, ns, podName)
+	in.objects[k] = workload
+	in.synthetic[k] = true
+	in.addPodLabels(ns, l)
+}
+
+func (in *input) addPodLabels(ns string, l map[string]string) {
+	in.pods[ns] = append(in.pods[ns], labels.Set(l))
+}
+
+// filter turns Istio messages into findings.
+type filter struct{ in *input }
+
+func newFilter(in *input, _ Options) *filter { return &filter{in: in} }
+
+// Codes that describe live state a synthetic Pod cannot have: the sidecar
+// is added by the injection webhook at admission, so a pod template never
+// carries it, and `image: auto` is only wrong on a Pod that is not injected,
+// which the Deployment-level check (IST0146) already judges.
+var syntheticPodSilenced = map[string]bool{
+	msg.PodMissingProxy.Code():                true, // IST0103
+	msg.ImageAutoWithoutInjectionError.Code(): true, // IST0147
+}
+
+// finding converts m, or returns false when m is not to be reported: it is
+// about a resource that was not rendered (Istio's default ingress gateway),
+// or it needs live Pods that no rendered workload backs.
+func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
+	fd := analysis.Finding{
+		Code:     m.Type.Code(),
+		Severity: severityOf(m.Type.Level()),
+		Message:  messageText(m),
+		Analyzer: Name,
+	}
+	if m.Resource == nil {
+		return fd, true
+	}
+	origin, ok := m.Resource.Origin.(*kube.Origin)
+	if !ok {
+		return fd, true
+	}
+	ns, name := m.Resource.Metadata.FullName.Namespace.String(), m.Resource.Metadata.FullName.Name.String()
+	k := keyOf(origin.Type, ns, name)
+	o, ok := f.in.objects[k]
+	if !ok {
+		return fd, false
+	}
+	if f.in.synthetic[k] && syntheticPodSilenced[fd.Code] {
+		return fd, false
+	}
+	if !f.in.opts.ReportUnbackedPodMessages && !f.backed(fd.Code, origin.Type, ns, o) {
+		return fd, false
+	}
+	fd.Object = analysis.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: objectNamespace(o, ns), Name: o.Name}
+	if origin.Type.Kind == "Namespace" || ns == "" {
+		fd.Object.Namespace = o.Namespace
+	}
+	fd.Source = o.Source
+	return fd, true
+}
+
+// backed reports whether a message that depends on live Pods is backed by
+// workloads the rendered set defines. Other messages are always backed.
+func (f *filter) backed(code string, g config.GroupVersionKind, ns string, o *manifest.Object) bool {
+	switch code {
+	case msg.DestinationRuleSubsetNotSelectPods.Code(): // IST0173
+		return f.serviceWorkloadsKnown(ns, o)
+	case msg.NoMatchingWorkloadsFound.Code(): // IST0127: selectors of Sidecars, policies, ...
+		return len(f.in.pods[ns]) > 0
+	}
+	return true
+}
+
+// serviceWorkloadsKnown reports whether the DestinationRule o's host is a
+// rendered Service whose selector matches at least one rendered workload:
+// only then does "this subset selects no pods" say something about the
+// rendered set rather than about workloads deployed elsewhere.
+func (f *filter) serviceWorkloadsKnown(drNS string, o *manifest.Object) bool {
+	spec, _ := o.Body["spec"].(map[string]any)
+	host, _ := spec["host"].(string)
+	name, ns, ok := serviceOfHost(host, drNS)
+	if !ok {
+		return false
+	}
+	svc, ok := f.in.services[[2]string{ns, name}]
+	if !ok {
+		return false
+	}
+	sspec, _ := svc.Body["spec"].(map[string]any)
+	sel := stringMap(sspec["selector"])
+	if len(sel) == 0 {
+		return false
+	}
+	selector := labels.SelectorFromSet(sel)
+	for _, l := range f.in.pods[ns] {
+		if selector.Matches(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// serviceOfHost resolves a DestinationRule host the way Istio does for
+// Kubernetes Services: "name" (the rule's namespace), "name.ns",
+// "name.ns.svc" or "name.ns.svc.cluster.local".
+func serviceOfHost(host, defNS string) (name, ns string, ok bool) {
+	if host == "" || strings.Contains(host, "*") {
+		return "", "", false
+	}
+	parts := strings.Split(host, ".")
+	switch {
+	case len(parts) == 1:
+		return parts[0], defNS, true
+	case len(parts) == 2, len(parts) == 3 && parts[2] == "svc",
+		len(parts) >= 4 && parts[2] == "svc":
+		return parts[0], parts[1], true
+	}
+	return "", "", false
+}
+
+func sortFindings(fs []analysis.Finding) []analysis.Finding {
+	slices.SortStableFunc(fs, func(a, b analysis.Finding) int {
+		return cmp.Or(
+			cmp.Compare(a.Source.File, b.Source.File),
+			cmp.Compare(a.Source.Line, b.Source.Line),
+			cmp.Compare(a.Code, b.Code),
+			cmp.Compare(a.Object.String(), b.Object.String()),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	// Two synthetic Pods of one workload kind cannot exist, but two
+	// messages may map to the same object and text; report each once.
+	return slices.CompactFunc(fs, func(a, b analysis.Finding) bool { return a == b })
+}

@@ -1,0 +1,210 @@
+package istio
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"istio.io/istio/pilot/pkg/config/memory"
+	"istio.io/istio/pkg/config"
+	"istio.io/istio/pkg/config/analysis/analyzers"
+	"istio.io/istio/pkg/config/analysis/diag"
+	"istio.io/istio/pkg/config/analysis/legacy/util/kuberesource"
+	"istio.io/istio/pkg/config/analysis/local"
+	"istio.io/istio/pkg/config/analysis/msg"
+	"istio.io/istio/pkg/config/resource"
+	"istio.io/istio/pkg/kube/inject"
+	"istio.io/istio/pkg/log"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Name is the analyzer name findings carry.
+const Name = "istio.Analyzers"
+
+// Options tune a run. The zero value is what `routeguard analyze` uses.
+type Options struct {
+	// DefaultNamespace is the namespace of namespaced objects that name
+	// none ("default" when empty), as `kubectl apply` would place them.
+	DefaultNamespace string
+	// IstioNamespace is where the control plane and the default ingress
+	// gateway live ("istio-system" when empty).
+	IstioNamespace string
+	// NoDefaultResources leaves out the ingress gateway Pod and Service that
+	// Istio adds for file-only analysis (istioctl does add them), so that a
+	// Gateway selecting `istio: ingressgateway` is only satisfied by a
+	// rendered workload.
+	NoDefaultResources bool
+	// ReportUnbackedPodMessages keeps the messages that depend on live Pods
+	// even where no rendered workload backs the selector (see filter.go).
+	// This is istioctl's behaviour with Services kept: one IST0173 per
+	// DestinationRule subset of every service whose workloads are
+	// deployed by another app.
+	ReportUnbackedPodMessages bool
+}
+
+// excludedKinds are kinds Istio's analyzers read that are not taken from
+// the rendered set. Secrets: TLS credentials are normally created outside
+// Git (cert-manager, External Secrets), so checking credentialName against
+// rendered Secrets would flag almost every HTTPS Gateway; istioctl skips
+// them too. Nodes never live in Git and are only used for locality.
+var excludedKinds = map[string]bool{"Secret": true}
+
+var silenceOnce sync.Once
+
+// silence turns Istio's process-wide loggers off: analysis results are
+// returned as findings, and Istio's warnings on stderr would corrupt the
+// CMP's output contract.
+func silence() {
+	silenceOnce.Do(func() {
+		for _, s := range log.Scopes() {
+			s.SetOutputLevel(log.NoneLevel)
+		}
+	})
+}
+
+// Analyze runs Istio's analyzers (analyzers.AllCombined, the set behind
+// `istioctl analyze`) over objs in all namespaces and returns their messages
+// as findings on the objects' file:line, sorted deterministically. An error
+// means the analysis itself failed, never that the input has problems.
+func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []analysis.Finding, err error) {
+	silence()
+	if opts.DefaultNamespace == "" {
+		opts.DefaultNamespace = "default"
+	}
+	if opts.IstioNamespace == "" {
+		opts.IstioNamespace = "istio-system"
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("istio analyzers failed: %v", r)
+		}
+	}()
+
+	combined := analyzers.AllCombined()
+	schemas := kuberesource.ConvertInputsToSchemas(combined.Metadata().Inputs)
+	for _, s := range schemas.All() {
+		if s.Group() == "" && excludedKinds[s.Kind()] {
+			schemas = schemas.Remove(s)
+		}
+	}
+	in := newInput(opts)
+	conv := converter{schemas: schemas}
+	store := memory.MakeSkipValidation(schemas)
+	var findings []analysis.Finding
+	for _, o := range objs {
+		s, ok := conv.schemaFor(o.APIVersion, o.Kind)
+		if !ok {
+			continue
+		}
+		ns := objectNamespace(o, opts.DefaultNamespace)
+		if s.IsClusterScoped() {
+			ns = ""
+		}
+		if ignoredNamespace(o, ns) {
+			continue
+		}
+		cfg, cerr := toConfig(s, o.Body, o.Name, ns)
+		if cerr != nil {
+			findings = append(findings, schemaFinding(o, ns, cerr))
+			continue
+		}
+		if _, err := store.Create(*cfg); err != nil {
+			continue // a duplicate; the manifest model reports those
+		}
+		in.add(s.GroupVersionKind(), ns, o)
+		if pod, ok := podFromTemplate(o, ns); ok {
+			if _, err := store.Create(*pod); err == nil {
+				in.addSynthetic(ns, pod.Name, o, pod.Labels)
+			}
+		} else if o.Kind == "Pod" && o.Group() == "" {
+			in.addPodLabels(ns, cfg.Labels)
+		}
+	}
+	if !opts.NoDefaultResources {
+		if err := addDefaultIngress(store, opts.IstioNamespace, in); err != nil {
+			return nil, err
+		}
+	}
+
+	sa := local.NewSourceAnalyzer(combined, "", resource.Namespace(opts.IstioNamespace), nil)
+	ctrl := memory.NewController(store)
+	sa.AddSource(ctrl)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-stop:
+		}
+	}()
+	res, err := sa.Analyze(stop)
+	if err != nil {
+		return nil, fmt.Errorf("istio analyzers: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f := newFilter(in, opts)
+	for _, m := range res.Messages {
+		if fd, ok := f.finding(m); ok {
+			findings = append(findings, fd)
+		}
+	}
+	return sortFindings(findings), nil
+}
+
+// ignoredNamespace mirrors istioctl's file source, which drops objects in
+// the Kubernetes system namespaces (kube-system, kube-public, ...).
+func ignoredNamespace(o *manifest.Object, ns string) bool {
+	if o.Kind == "Namespace" && o.Group() == "" {
+		return inject.IgnoredNamespaces.Contains(o.Name)
+	}
+	return ns != "" && inject.IgnoredNamespaces.Contains(ns)
+}
+
+// schemaFinding reports an object whose spec does not decode as its kind,
+// with Istio's own schema validation message type.
+func schemaFinding(o *manifest.Object, ns string, err error) analysis.Finding {
+	m := msg.NewSchemaValidationError(nil, err)
+	return analysis.Finding{
+		Code:     m.Type.Code(),
+		Severity: severityOf(m.Type.Level()),
+		Message:  messageText(m),
+		Object:   analysis.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name},
+		Source:   o.Source,
+		Analyzer: Name,
+	}
+}
+
+// severityOf maps Istio's levels onto routeguard's severities.
+func severityOf(l diag.Level) analysis.Severity {
+	switch l {
+	case diag.Error:
+		return analysis.SeverityError
+	case diag.Warning:
+		return analysis.SeverityWarning
+	}
+	return analysis.SeverityInfo
+}
+
+// messageText is Istio's message followed by the page that explains it.
+func messageText(m diag.Message) string {
+	u, _ := m.Unstructured(false)["documentationUrl"].(string)
+	text := fmt.Sprintf(m.Type.Template(), m.Parameters...)
+	if u == "" {
+		return text
+	}
+	return strings.TrimSuffix(text, ".") + " (see " + u + ")"
+}
+
+// gvkKey identifies a config in the analyzed store.
+type gvkKey struct {
+	group, kind, ns, name string
+}
+
+func keyOf(g config.GroupVersionKind, ns, name string) gvkKey {
+	return gvkKey{group: g.Group, kind: g.Kind, ns: ns, name: name}
+}
