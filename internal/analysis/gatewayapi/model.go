@@ -52,7 +52,7 @@ func listenersOf(gw *manifest.Object) []listener {
 		port, _ := field.Int(l, "port")
 		li := listener{index: i, name: field.String(l, "name"), hostname: field.String(l, "hostname"),
 			port: port, protocol: field.String(l, "protocol"), tlsMode: field.String(l, "tls", "mode"),
-			from: field.String(l, "allowedRoutes", "namespaces", "from"),
+			from:     field.String(l, "allowedRoutes", "namespaces", "from"),
 			selector: field.Map(l, "allowedRoutes", "namespaces", "selector"),
 			certRefs: field.Maps(l, "tls", "certificateRefs"), hasTLS: field.Has(l, "tls")}
 		if li.tlsMode == "" {
