@@ -14,6 +14,7 @@ import (
 	"istio.io/istio/pkg/config/analysis/local"
 	"istio.io/istio/pkg/config/analysis/msg"
 	"istio.io/istio/pkg/config/resource"
+	"istio.io/istio/pkg/config/schema/gvk"
 	"istio.io/istio/pkg/kube/inject"
 	"istio.io/istio/pkg/log"
 
@@ -95,32 +96,34 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	store := memory.MakeSkipValidation(schemas)
 	var findings []analysis.Finding
 	for _, o := range objs {
-		s, ok := conv.schemaFor(o.APIVersion, o.Kind)
-		if !ok {
-			continue
-		}
 		ns := objectNamespace(o, opts.DefaultNamespace)
-		if s.IsClusterScoped() {
+		s, known := conv.schemaFor(o.APIVersion, o.Kind)
+		if known && s.IsClusterScoped() {
 			ns = ""
 		}
 		if ignoredNamespace(o, ns) {
 			continue
 		}
-		cfg, cerr := toConfig(s, o.Body, o.Name, ns)
-		if cerr != nil {
-			findings = append(findings, schemaFinding(o, ns, cerr))
-			continue
+		if known {
+			cfg, cerr := toConfig(s, o.Body, o.Name, ns)
+			if cerr != nil {
+				findings = append(findings, schemaFinding(o, ns, cerr))
+				continue
+			}
+			if _, err := store.Create(*cfg); err != nil {
+				continue // a duplicate; the manifest model reports those
+			}
+			in.add(s.GroupVersionKind(), ns, o)
+			if s.GroupVersionKind() == gvk.Pod {
+				in.addPodLabels(ns, cfg.Labels)
+			}
 		}
-		if _, err := store.Create(*cfg); err != nil {
-			continue // a duplicate; the manifest model reports those
-		}
-		in.add(s.GroupVersionKind(), ns, o)
+		// Workloads Istio does not read itself (StatefulSet, Job, ...)
+		// still imply Pods.
 		if pod, ok := podFromTemplate(o, ns); ok {
 			if _, err := store.Create(*pod); err == nil {
 				in.addSynthetic(ns, pod.Name, o, pod.Labels)
 			}
-		} else if o.Kind == "Pod" && o.Group() == "" {
-			in.addPodLabels(ns, cfg.Labels)
 		}
 	}
 	if !opts.NoDefaultResources {
