@@ -2,6 +2,7 @@ package istio
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -25,6 +26,7 @@ type input struct {
 	synthetic map[gvkKey]bool             // Pods synthesized from workload templates
 	pods      map[string][]labels.Set     // namespace -> labels of every Pod (synthetic or rendered)
 	services  map[[2]string]*manifest.Object
+	rendered  map[string]bool // namespaces the input renders objects in (or defines)
 }
 
 func newInput(opts Options) *input {
@@ -34,6 +36,7 @@ func newInput(opts Options) *input {
 		synthetic: map[gvkKey]bool{},
 		pods:      map[string][]labels.Set{},
 		services:  map[[2]string]*manifest.Object{},
+		rendered:  map[string]bool{},
 	}
 }
 
@@ -98,12 +101,49 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	if !f.in.opts.ReportUnbackedPodMessages && !f.backed(fd.Code, origin.Type, ns, o) {
 		return fd, false
 	}
+	if host, ok := f.outsideHost(m, ns); ok {
+		fd.Code = analysis.CodeUnresolvedOutside
+		fd.Severity = analysis.SeverityWarning
+		fd.Message = fmt.Sprintf("%s %s is in namespace %q, which this app does not render, so it cannot be checked "+
+			"(Istio reports it as %s); add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",
+			m.Parameters[0], host, hostNamespace(host), m.Type.Code(), analysis.CodeUnresolvedOutside)
+	}
 	fd.Object = analysis.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: objectNamespace(o, ns), Name: o.Name}
 	if origin.Type.Kind == "Namespace" || ns == "" {
 		fd.Object.Namespace = o.Namespace
 	}
 	fd.Source = o.Source
 	return fd, true
+}
+
+// outsideHost reports whether m is Istio's "host not found" about a
+// Kubernetes service host (name.ns.svc[.cluster.local]) in a namespace the
+// input renders nothing in: that host may well exist, deployed by another
+// app, so it is a warning that it cannot be checked, not an error.
+func (f *filter) outsideHost(m diag.Message, ns string) (string, bool) {
+	if m.Type.Code() != msg.ReferencedResourceNotFound.Code() || len(m.Parameters) < 2 {
+		return "", false
+	}
+	what, _ := m.Parameters[0].(string)
+	host, _ := m.Parameters[1].(string)
+	if what != "host" && what != "mirror host" {
+		return "", false
+	}
+	hns := hostNamespace(host)
+	if hns == "" || f.in.rendered[hns] {
+		return "", false
+	}
+	return host, true
+}
+
+// hostNamespace returns the namespace of a host written in the explicit
+// Kubernetes service form (name.ns.svc or name.ns.svc.cluster.local), or "".
+func hostNamespace(host string) string {
+	parts := strings.Split(host, ".")
+	if len(parts) >= 3 && parts[2] == "svc" {
+		return parts[1]
+	}
+	return ""
 }
 
 // backed reports whether a message that depends on live Pods is backed by

@@ -104,6 +104,10 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 		if ignoredNamespace(o, ns) {
 			continue
 		}
+		in.rendered[ns] = true
+		if o.Kind == "Namespace" && o.Group() == "" {
+			in.rendered[o.Name] = true
+		}
 		if known {
 			cfg, cerr := toConfig(s, o.Body, o.Name, ns)
 			if cerr != nil {
