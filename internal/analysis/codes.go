@@ -113,8 +113,8 @@ var catalog = []Code{
 
 	{ID: CodeVirtualServiceSubset, Severity: SeverityError, Title: "VirtualService subset not defined",
 		Description: "A VirtualService route destination names a subset that no DestinationRule for that host defines; Envoy has no cluster for it and requests fail with 503. Add the subset to the DestinationRule or fix the name."},
-	{ID: CodeVirtualServiceWeight, Severity: SeverityError, Title: "route weights do not sum to 100",
-		Description: "The weights of a VirtualService route's destinations do not add up to 100, so the split is not what it reads as. Make them sum to 100."},
+	{ID: CodeVirtualServiceWeight, Severity: SeverityWarning, Title: "route weights do not sum to 100",
+		Description: "The weights of a VirtualService route's destinations do not add up to 100; Istio scales them proportionally, so the split is not what it reads as (a destination without weight gets 0). Make them sum to 100."},
 
 	{ID: CodePlainSecret, Severity: SeverityWarning, Title: "plain Secret in the rendered output",
 		Description: "A Secret with data is committed to Git in plain (base64) form. Use Sealed Secrets or External Secrets instead."},

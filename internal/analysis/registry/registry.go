@@ -7,12 +7,18 @@ package registry
 import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/gatewayapi"
+	"github.com/routeguard/routeguard/internal/analysis/ingress"
+	"github.com/routeguard/routeguard/internal/analysis/istioroutes"
+	"github.com/routeguard/routeguard/internal/analysis/policy"
 )
 
 // Builtin returns the built-in analyzers, sorted by name.
 func Builtin() []analysis.Analyzer {
 	var as []analysis.Analyzer
 	as = append(as, gatewayapi.Analyzers()...)
+	as = append(as, ingress.Analyzers()...)
+	as = append(as, istioroutes.Analyzers()...)
+	as = append(as, policy.Analyzers()...)
 	analysis.SortAnalyzers(as)
 	return as
 }

@@ -1,0 +1,103 @@
+package ingress
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Backends checks that every Ingress backend (rules and defaultBackend)
+// names an existing Service and one of its ports, by number or by name.
+type Backends struct{}
+
+// Metadata implements analysis.Analyzer.
+func (Backends) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "ingress.Backends",
+		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name).",
+		Inputs:      []manifest.GroupKind{ingressInput, {Kind: "Service"}},
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (Backends) Analyze(ctx context.Context, c *analysis.Context) error {
+	for _, ing := range ingresses(c) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if b := field.Map(ing.Body, "spec", "defaultBackend"); b != nil {
+			checkBackend(c, ing, "defaultBackend", b)
+		}
+		for _, rule := range field.Maps(ing.Body, "spec", "rules") {
+			host := field.String(rule, "host")
+			if host == "" {
+				host = "*"
+			}
+			for _, p := range field.Maps(rule, "http", "paths") {
+				where := fmt.Sprintf("backend of %s%s", host, field.String(p, "path"))
+				checkBackend(c, ing, where, field.Map(p, "backend"))
+			}
+		}
+	}
+	return nil
+}
+
+func checkBackend(c *analysis.Context, ing *manifest.Object, where string, b map[string]any) {
+	svc := field.Map(b, "service")
+	name := field.String(svc, "name")
+	if name == "" {
+		return // a resource backend, or malformed (the schema analyzer reports that)
+	}
+	ns := c.Namespace(ing)
+	key := manifest.Key{Kind: "Service", Namespace: ns, Name: name}
+	o, scope := c.Resolve(key)
+	switch scope {
+	case analysis.ScopeOutside:
+		c.ReportOutside(ing, where, key)
+		return
+	case analysis.ScopeMissing:
+		c.Reportf(ing, analysis.CodeIngressNoService,
+			"%s names Service %s/%s, which does not exist; requests to it get HTTP 503; fix the name or add the Service", where, ns, name)
+		return
+	}
+	if num, ok := field.Int(svc, "port", "number"); ok {
+		for _, p := range field.Maps(o.Body, "spec", "ports") {
+			if n, _ := field.Int(p, "port"); n == num {
+				return
+			}
+		}
+		c.Reportf(ing, analysis.CodeIngressNoPort,
+			"%s names port %d, which Service %s/%s does not have (ports: %s); use one of them", where, num, ns, name, ports(o))
+		return
+	}
+	if pname := field.String(svc, "port", "name"); pname != "" {
+		for _, p := range field.Maps(o.Body, "spec", "ports") {
+			if field.String(p, "name") == pname {
+				return
+			}
+		}
+		c.Reportf(ing, analysis.CodeIngressNoPort,
+			"%s names port %q, which Service %s/%s does not have (ports: %s); use one of them", where, pname, ns, name, ports(o))
+	}
+}
+
+func ports(svc *manifest.Object) string {
+	s := ""
+	for _, p := range field.Maps(svc.Body, "spec", "ports") {
+		n, _ := field.Int(p, "port")
+		if s != "" {
+			s += ", "
+		}
+		s += fmt.Sprint(n)
+		if name := field.String(p, "name"); name != "" {
+			s += " (" + name + ")"
+		}
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}

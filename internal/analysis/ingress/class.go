@@ -1,0 +1,43 @@
+package ingress
+
+import (
+	"context"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Class checks how an Ingress names its class: not at all while no
+// IngressClass is marked default, or through the deprecated annotation.
+type Class struct{}
+
+// Metadata implements analysis.Analyzer.
+func (Class) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "ingress.Class",
+		Description: "Finds Ingresses without ingressClassName when no IngressClass is default, and uses of the deprecated kubernetes.io/ingress.class annotation.",
+		Inputs:      []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"}},
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (Class) Analyze(ctx context.Context, c *analysis.Context) error {
+	for _, ing := range ingresses(c) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		annot, hasAnnot := ing.Annotations()[classAnnotation]
+		if hasAnnot {
+			c.Reportf(ing, analysis.CodeIngressClassAnnot,
+				"the %s annotation (%q) is deprecated; set spec.ingressClassName: %s and remove the annotation",
+				classAnnotation, annot, annot)
+		}
+		if field.String(ing.Body, "spec", "ingressClassName") == "" && !hasAnnot && defaultClass(c) == "" {
+			c.Reportf(ing, analysis.CodeIngressNoClass,
+				"no spec.ingressClassName, and no IngressClass in this app (or its context paths) is marked %s: \"true\"; unless the cluster has a default class no controller serves this Ingress; set spec.ingressClassName",
+				defaultClassAnnotation)
+		}
+	}
+	return nil
+}

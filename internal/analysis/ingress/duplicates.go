@@ -1,0 +1,80 @@
+package ingress
+
+import (
+	"context"
+	"sort"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// DuplicatePaths finds two Ingresses of the same class claiming the same
+// host, path and path type: which one serves depends on the controller.
+type DuplicatePaths struct{}
+
+// Metadata implements analysis.Analyzer.
+func (DuplicatePaths) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "ingress.DuplicatePaths",
+		Description: "Finds two Ingresses of the same class claiming the same host and path.",
+		Inputs:      []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"}},
+	}
+}
+
+type pathClaim struct{ class, host, path, pathType string }
+
+// Analyze implements analysis.Analyzer.
+func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
+	claims := map[pathClaim][]*manifest.Object{}
+	var order []pathClaim
+	for _, ing := range ingresses(c) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		class := className(ing)
+		if class == "" {
+			class = defaultClass(c)
+		}
+		mine := map[pathClaim]bool{}
+		for _, rule := range field.Maps(ing.Body, "spec", "rules") {
+			for _, p := range field.Maps(rule, "http", "paths") {
+				path := field.String(p, "path")
+				if path == "" {
+					path = "/"
+				}
+				cl := pathClaim{class, field.String(rule, "host"), path, field.String(p, "pathType")}
+				if mine[cl] {
+					continue
+				}
+				mine[cl] = true
+				if _, ok := claims[cl]; !ok {
+					order = append(order, cl)
+				}
+				claims[cl] = append(claims[cl], ing)
+			}
+		}
+	}
+	for _, cl := range order {
+		objs := claims[cl]
+		if len(objs) < 2 {
+			continue
+		}
+		sort.SliceStable(objs, func(i, j int) bool {
+			return c.Namespace(objs[i])+"/"+objs[i].Name < c.Namespace(objs[j])+"/"+objs[j].Name
+		})
+		host, class := cl.host, cl.class
+		if host == "" {
+			host = "(any host)"
+		}
+		if class == "" {
+			class = "(default)"
+		}
+		for _, o := range objs[1:] {
+			c.Reportf(o, analysis.CodeIngressDuplicatePath,
+				"host %s path %s (%s) is also claimed by %s in class %s; which one serves depends on the controller; remove one of the rules",
+				host, cl.path, cl.pathType, c.Ref(objs[0]), class)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package ingress
+
+import (
+	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis/analysistest"
+)
+
+func TestBackends(t *testing.T) {
+	analysistest.Run(t, Backends{}, []analysistest.Case{
+		{Name: "services and ports by name and number", Files: []string{"services.yaml", "ingress_ok.yaml"}},
+		{Name: "missing service, port name and number", Files: []string{"services.yaml", "ingress_bad_backends.yaml"},
+			Want: []string{"RG2001 Ingress shop/web", "RG2002 Ingress shop/web", "RG2002 Ingress shop/web"}},
+		{Name: "service missing in the ingress namespace", Files: []string{"services.yaml", "ingress_outside.yaml"},
+			Want: []string{"RG2001 Ingress legacy/old"}},
+	})
+}
+
+func TestDuplicatePaths(t *testing.T) {
+	analysistest.Run(t, DuplicatePaths{}, []analysistest.Case{
+		{Name: "single ingress", Files: []string{"ingress_ok.yaml"}},
+		{Name: "same class host path", Files: []string{"ingress_duplicates.yaml"},
+			Want: []string{"RG2003 Ingress shop/b"}},
+	})
+}
+
+func TestTLSHosts(t *testing.T) {
+	analysistest.Run(t, TLSHosts{}, []analysistest.Case{
+		{Name: "covered exactly and by a wildcard", Files: []string{"ingress_ok.yaml"}},
+		{Name: "host not served, wildcard covers one label only", Files: []string{"ingress_tls_uncovered.yaml"},
+			Want: []string{"RG2004 Ingress shop/web", "RG2004 Ingress shop/web"}},
+		{Name: "rule without host serves all", Files: []string{"ingress_outside.yaml"}},
+	})
+}
+
+func TestClass(t *testing.T) {
+	analysistest.Run(t, Class{}, []analysistest.Case{
+		{Name: "class named", Files: []string{"ingress_ok.yaml"}},
+		{Name: "no class and no default", Files: []string{"ingress_no_class.yaml"},
+			Want: []string{"RG2005 Ingress shop/web"}},
+		{Name: "default class rendered", Files: []string{"ingress_no_class.yaml", "default_class.yaml"}},
+		{Name: "default class in context", Files: []string{"ingress_no_class.yaml"}, Context: []string{"default_class.yaml"}},
+		{Name: "deprecated annotation", Files: []string{"ingress_duplicates.yaml"},
+			Want: []string{"RG2006 Ingress shop/b"}},
+	})
+}

@@ -1,0 +1,87 @@
+package istioroutes
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Subsets checks that every subset a VirtualService routes to is defined
+// by a DestinationRule for the destination's host (rendered, or among the
+// context objects).
+type Subsets struct{}
+
+// Metadata implements analysis.Analyzer.
+func (Subsets) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "istioroutes.Subsets",
+		Description: "Checks that VirtualService route destinations name subsets some DestinationRule for the host defines.",
+		Inputs: []manifest.GroupKind{
+			{Group: Group, Kind: "VirtualService"}, {Group: Group, Kind: "DestinationRule"},
+		},
+	}
+}
+
+type ruleSubsets struct {
+	host    string // FQDN or "*.suffix"
+	subsets []string
+}
+
+// Analyze implements analysis.Analyzer.
+func (Subsets) Analyze(ctx context.Context, c *analysis.Context) error {
+	var rules []ruleSubsets
+	for _, s := range []*manifest.Set{c.Objects(), c.ContextObjects()} {
+		for _, dr := range s.ByKind(Group, "DestinationRule") {
+			rs := ruleSubsets{host: fqdn(field.String(dr.Body, "spec", "host"), c.Namespace(dr))}
+			for _, sub := range field.Maps(dr.Body, "spec", "subsets") {
+				rs.subsets = append(rs.subsets, field.String(sub, "name"))
+			}
+			rules = append(rules, rs)
+		}
+	}
+	for _, vs := range c.Objects().ByKind(Group, "VirtualService") {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		ns := c.Namespace(vs)
+		for _, route := range routesOf(vs) {
+			for _, d := range route {
+				if d.subset == "" || d.host == "" {
+					continue
+				}
+				fq := fqdn(d.host, ns)
+				var defined []string
+				found := false
+				for _, r := range rules {
+					if hostMatches(r.host, fq) {
+						found = true
+						defined = append(defined, r.subsets...)
+					}
+				}
+				if slices.Contains(defined, d.subset) {
+					continue
+				}
+				if !found {
+					if svcNS := serviceNamespace(fq); svcNS != "" && svcNS != ns && !c.KnowsNamespace(svcNS) {
+						c.ReportOutside(vs, "the DestinationRule defining subset "+d.subset+" of",
+							manifest.Key{Kind: "Service", Namespace: svcNS, Name: strings.TrimSuffix(fq, "."+svcNS+".svc.cluster.local")})
+						continue
+					}
+					c.Reportf(vs, analysis.CodeVirtualServiceSubset,
+						"%s routes to subset %q of host %s, but no DestinationRule for that host exists; requests fail with 503 (no healthy upstream); add a DestinationRule defining the subset",
+						d.section, d.subset, fq)
+					continue
+				}
+				slices.Sort(defined)
+				c.Reportf(vs, analysis.CodeVirtualServiceSubset,
+					"%s routes to subset %q of host %s, which no DestinationRule for that host defines (subsets: %s); requests fail with 503; add the subset or fix the name",
+					d.section, d.subset, fq, strings.Join(slices.Compact(defined), ", "))
+			}
+		}
+	}
+	return nil
+}
