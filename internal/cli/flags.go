@@ -27,6 +27,7 @@ func parseFlags(fs *pflag.FlagSet, args []string) (code int, done bool) {
 		if errors.Is(err, pflag.ErrHelp) {
 			return ExitOK, true
 		}
+		fmt.Fprintf(fs.Output(), "routeguard %s: %v; run 'routeguard %s --help' for the flags\n", fs.Name(), err, fs.Name())
 		return ExitError, true
 	}
 	return ExitOK, false

@@ -102,6 +102,11 @@ func yamlError(file string, err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if strings.HasPrefix(m[2], "did not find expected") {
+			// yaml.v3 reports parser errors with a 0-based line (scanner
+			// errors are 1-based); shift so editors land on the right line.
+			line++
+		}
 		return &Error{File: file, Line: line, Msg: "malformed YAML: " + m[2]}
 	}
 	return &Error{File: file, Msg: "malformed YAML: " + strings.TrimPrefix(msg, "yaml: ")}

@@ -40,6 +40,9 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		defer restore()
 	}
 	resMap, err := krusty.MakeKustomizer(kopts).Run(fsys, appDir)
+	if fsys.refused != nil {
+		return nil, fsys.refused
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), err)
 	}

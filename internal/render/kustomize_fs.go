@@ -31,6 +31,10 @@ type confinedFS struct {
 	root         *root
 	allowNetwork bool
 	maxBytes     int64
+	// refused is the first remote reference refused while the network is
+	// off. Kustomize hides read errors of kustomization files behind "file
+	// not found", so the error is kept here and reported after the build.
+	refused error
 }
 
 func newConfinedFS(r *root, allowNetwork bool, maxBytes int64) *confinedFS {
@@ -125,12 +129,19 @@ func (c *confinedFS) prepareKustomization(p string, data []byte) ([]byte, error)
 			if seq == nil || seq.Kind != yaml.SequenceNode {
 				continue
 			}
+			kept := seq.Content[:0]
 			for _, item := range seq.Content {
-				if isRemoteRef(item.Value) {
-					return nil, fmt.Errorf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",
+				if !isRemoteRef(item.Value) {
+					kept = append(kept, item)
+					continue
+				}
+				if c.refused == nil {
+					c.refused = fmt.Errorf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",
 						c.root.rel(p), item.Line, field, item.Value)
 				}
 			}
+			// Dropping the entry keeps Kustomize from cloning it at all.
+			seq.Content = kept
 		}
 	}
 	bm := mappingValue(m, "buildMetadata")

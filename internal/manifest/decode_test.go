@@ -1,0 +1,173 @@
+package manifest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func decodeFixture(t *testing.T, name string) ([]*Object, error) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Decode(name, data)
+}
+
+func TestDecodeGood(t *testing.T) {
+	tests := []struct {
+		file  string
+		want  []string // "Kind ns/name@line#doc"
+		check func(t *testing.T, objs []*Object)
+	}{
+		{file: "multi_doc.yaml", want: []string{"Service shop/web@2#0", "Deployment shop/web@15#3"},
+			check: func(t *testing.T, objs []*Object) {
+				if r := objs[1].Body["spec"].(map[string]any)["replicas"]; r != int64(3) {
+					t.Errorf("replicas = %#v, want int64(3)", r)
+				}
+			}},
+		{file: "list_kind.yaml", want: []string{"ConfigMap a@4#0", "ConfigMap b@8#0"}},
+		{file: "object.json", want: []string{"ConfigMap x/from-json@1#0"}},
+		{file: "anchors_merge.yaml", want: []string{"ConfigMap merged@1#0"},
+			check: func(t *testing.T, objs []*Object) {
+				ann := objs[0].Annotations()
+				if ann["team"] != "shop" || ann["tier"] != "overridden" {
+					t.Errorf("merge key: annotations = %v, want team=shop tier=overridden", ann)
+				}
+				if objs[0].Labels()["tier"] != "web" {
+					t.Errorf("labels = %v", objs[0].Labels())
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			objs, err := decodeFixture(t, tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, o := range objs {
+				got = append(got, o.String()+"@"+itoa(o.Source.Line)+"#"+itoa(o.Source.Doc))
+				if o.Source.File != tt.file {
+					t.Errorf("source file = %q, want %q", o.Source.File, tt.file)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			if tt.check != nil {
+				tt.check(t, objs)
+			}
+		})
+	}
+}
+
+func itoa(i int) string { return fmtInt(i) }
+
+func fmtInt(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestDecodeBad(t *testing.T) {
+	tests := []struct {
+		file     string
+		wantLine int
+		wantMsg  string
+	}{
+		{"malformed.yaml", 6, "malformed YAML"},
+		{"not_object.yaml", 6, "document 2 is a list, not an object"},
+		{"missing_kind.yaml", 6, "object has no kind"},
+		{"duplicate_key.yaml", 5, `key "name" is defined twice`},
+		{"alias_bomb.yaml", 0, "alias bomb"},
+		{"not_utf8.yaml", 6, "not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			objs, err := decodeFixture(t, tt.file)
+			if err == nil {
+				t.Fatalf("no error; decoded %d objects", len(objs))
+			}
+			if objs != nil {
+				t.Errorf("partial result returned with error: %d objects", len(objs))
+			}
+			var me *Error
+			if !errors.As(err, &me) {
+				t.Fatalf("error %T %v is not a *manifest.Error", err, err)
+			}
+			if me.File != tt.file || me.Line != tt.wantLine {
+				t.Errorf("place = %s:%d, want %s:%d (%v)", me.File, me.Line, tt.file, tt.wantLine, err)
+			}
+			if !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Errorf("error %q does not contain %q", err, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func TestDecodeEmpty(t *testing.T) {
+	for _, in := range []string{"", "---\n", "# only a comment\n", "---\n---\n# c\n---\n", "null\n"} {
+		objs, err := Decode("empty.yaml", []byte(in))
+		if err != nil || len(objs) != 0 {
+			t.Errorf("Decode(%q) = %d objects, %v; want none, nil", in, len(objs), err)
+		}
+	}
+}
+
+func TestSetDuplicate(t *testing.T) {
+	objs, err := Decode("a.yaml", []byte("apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Decode("b.yaml", []byte("\n\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\n"))
+	other, _ := Decode("c.yaml", []byte("apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: other}\n"))
+	s := NewSet()
+	if err := s.AddAll(append(objs, other...)); err != nil {
+		t.Fatalf("distinct namespaces must not collide: %v", err)
+	}
+	err = s.Add(again[0])
+	var dup *DuplicateError
+	if !errors.As(err, &dup) {
+		t.Fatalf("want *DuplicateError, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "b.yaml:3") || !strings.Contains(err.Error(), "a.yaml:1") {
+		t.Errorf("duplicate error must name both places: %v", err)
+	}
+	if s.Len() != 2 {
+		t.Errorf("Len = %d after refused duplicate, want 2", s.Len())
+	}
+	if o, ok := s.Lookup("", "Service", "other", "web"); !ok || o.Source.File != "c.yaml" {
+		t.Errorf("Lookup = %v, %v", o, ok)
+	}
+	if got := len(s.ByKind("", "Service")); got != 2 {
+		t.Errorf("ByKind = %d, want 2", got)
+	}
+	if got := len(s.ByGVK("v1", "Service")); got != 2 {
+		t.Errorf("ByGVK(v1) = %d, want 2", got)
+	}
+	if got := len(s.ByGVK("v2", "Service")); got != 0 {
+		t.Errorf("ByGVK(v2) = %d, want 0", got)
+	}
+}
+
+func TestGenerateNameNotDuplicate(t *testing.T) {
+	doc := "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: migrate-}\n"
+	a, err := Decode("a.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Decode("b.yaml", []byte(doc))
+	s := NewSet()
+	if err := s.AddAll(append(a, b...)); err != nil {
+		t.Errorf("generateName objects are distinct on apply: %v", err)
+	}
+}
