@@ -10,6 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/ingress"
 	"github.com/routeguard/routeguard/internal/analysis/istioroutes"
 	"github.com/routeguard/routeguard/internal/analysis/policy"
+	"github.com/routeguard/routeguard/internal/analysis/schema"
 )
 
 // Builtin returns the built-in analyzers, sorted by name.
@@ -19,6 +20,7 @@ func Builtin() []analysis.Analyzer {
 	as = append(as, ingress.Analyzers()...)
 	as = append(as, istioroutes.Analyzers()...)
 	as = append(as, policy.Analyzers()...)
+	as = append(as, schema.Analyzers()...)
 	analysis.SortAnalyzers(as)
 	return as
 }
