@@ -1,0 +1,211 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// FileNames are the names routeguard looks for, in order.
+var FileNames = []string{".routeguard.yaml", ".routeguard.yml"}
+
+// Config is the content of one .routeguard.yaml.
+type Config struct {
+	// File is where the config was read from ("" for defaults).
+	File string `yaml:"-"`
+
+	// FailOn is the severity at which routeguard fails: error, warning or never.
+	FailOn string `yaml:"failOn,omitempty"`
+	// Severity overrides the default severity of finding codes.
+	Severity map[string]string `yaml:"severity,omitempty"`
+	// Suppress drops findings by code and object glob.
+	Suppress []Suppression `yaml:"suppress,omitempty"`
+	// ContextPaths are other apps of the repository whose objects resolve
+	// references; they are rendered but never emitted.
+	ContextPaths []ContextPath `yaml:"contextPaths,omitempty"`
+	// Plugins are out-of-process analyzers (see plugins.go).
+	Plugins *Plugins `yaml:"plugins,omitempty"`
+	// Transforms are traffic transforms applied after rendering (see transforms.go).
+	Transforms *Transforms `yaml:"transforms,omitempty"`
+}
+
+// Suppression drops findings whose code and object ("Kind ns/name") match
+// the globs.
+type Suppression struct {
+	Code   string `yaml:"code"`
+	Object string `yaml:"object,omitempty"`
+	Reason string `yaml:"reason,omitempty"`
+}
+
+// ContextPath is another app of the repository, rendered only to resolve
+// references. In YAML it is either a path string or a mapping with the
+// render options that app needs (Helm namespace, release, values files).
+type ContextPath struct {
+	Path      string   `yaml:"path"`
+	Namespace string   `yaml:"namespace,omitempty"`
+	Release   string   `yaml:"release,omitempty"`
+	Values    []string `yaml:"values,omitempty"`
+	Recurse   bool     `yaml:"recurse,omitempty"`
+}
+
+// UnmarshalYAML accepts both `- apps/x` and `- {path: apps/x, ...}`.
+func (c *ContextPath) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		c.Path = n.Value
+		return nil
+	}
+	type plain ContextPath
+	var p plain
+	dec := n
+	if err := decodeStrict(dec, &p); err != nil {
+		return err
+	}
+	*c = ContextPath(p)
+	return nil
+}
+
+// Find returns the path of the config that applies to appDir: the first of
+// FileNames in appDir, else in repoRoot. ok is false when there is none.
+func Find(appDir, repoRoot string) (path string, ok bool) {
+	for _, dir := range []string{appDir, repoRoot} {
+		if dir == "" {
+			continue
+		}
+		for _, n := range FileNames {
+			p := filepath.Join(dir, n)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// Load reads and validates the config at path; display is the name used in
+// messages (usually relative to the repository root).
+func Load(path, display string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: config file not found", display)
+		}
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
+	return Parse(display, data)
+}
+
+// Parse decodes config data strictly. file names the config in errors.
+func Parse(file string, data []byte) (*Config, error) {
+	c := &Config{File: file}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		return nil, placeError(file, err)
+	}
+	c.File = file
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return c, nil
+}
+
+// Validate checks values that the YAML types alone do not constrain.
+func (c *Config) Validate() error {
+	switch c.FailOn {
+	case "", "error", "warning", "never":
+	default:
+		return fmt.Errorf("failOn must be error, warning or never, got %q", c.FailOn)
+	}
+	for code, sev := range c.Severity {
+		switch sev {
+		case "error", "warning", "info":
+		default:
+			return fmt.Errorf("severity of %s must be error, warning or info, got %q", code, sev)
+		}
+	}
+	for i, s := range c.Suppress {
+		if s.Code == "" {
+			return fmt.Errorf("suppress entry %d has no code (globs like RG1* are allowed)", i+1)
+		}
+	}
+	for i, p := range c.ContextPaths {
+		if p.Path == "" {
+			return fmt.Errorf("contextPaths entry %d has no path", i+1)
+		}
+		if filepath.IsAbs(p.Path) || strings.HasPrefix(filepath.Clean(p.Path), "..") {
+			return fmt.Errorf("contextPaths entry %q must be relative to the repository root and inside it", p.Path)
+		}
+	}
+	if c.Plugins != nil {
+		if err := c.Plugins.validate(); err != nil {
+			return fmt.Errorf("plugins: %w", err)
+		}
+	}
+	if c.Transforms != nil {
+		if err := c.Transforms.validate(); err != nil {
+			return fmt.Errorf("transforms: %w", err)
+		}
+	}
+	return nil
+}
+
+func decodeStrict(n *yaml.Node, v any) error {
+	// Re-encode the node and decode with KnownFields: yaml.v3 applies
+	// KnownFields only on the Decoder, not on Node.Decode.
+	data, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		// Shift line numbers back to the node's place in the file.
+		return shiftLines(err, n.Line-1)
+	}
+	return nil
+}
+
+var lineRE = regexp.MustCompile(`line (\d+):`)
+
+func shiftLines(err error, by int) error {
+	msg := lineRE.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		n, _ := strconv.Atoi(lineRE.FindStringSubmatch(m)[1])
+		return fmt.Sprintf("line %d:", n+by)
+	})
+	return errors.New(msg)
+}
+
+// placeError turns yaml.v3's "yaml: unmarshal errors:\n  line 3: field x
+// not found in type config.Config" into "file:3: unknown key x".
+func placeError(file string, err error) error {
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "yaml:"))
+		if l == "" || l == "unmarshal errors:" {
+			continue
+		}
+		if m := regexp.MustCompile(`^line (\d+): field (\S+) not found in type (\S+)$`).FindStringSubmatch(l); m != nil {
+			l = fmt.Sprintf("%s:%s: unknown key %q; see the README's .routeguard.yaml reference", file, m[1], m[2])
+		} else if m := regexp.MustCompile(`^line (\d+): (.*)$`).FindStringSubmatch(l); m != nil {
+			l = fmt.Sprintf("%s:%s: %s", file, m[1], m[2])
+		} else {
+			l = fmt.Sprintf("%s: %s", file, l)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}

@@ -1,0 +1,72 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	c, err := Parse("x.yaml", []byte(`
+failOn: warning
+severity:
+  RG4002: error
+suppress:
+  - code: RG4001
+    object: "Secret shop/*"
+    reason: sealed elsewhere
+contextPaths:
+  - apps/frontend
+  - path: apps/backend
+    namespace: shop-prod
+    values: [values-prod.yaml]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.FailOn != "warning" || c.Severity["RG4002"] != "error" || len(c.Suppress) != 1 || c.Suppress[0].Object != "Secret shop/*" {
+		t.Errorf("decoded %+v", c)
+	}
+	if len(c.ContextPaths) != 2 || c.ContextPaths[0].Path != "apps/frontend" || c.ContextPaths[1].Namespace != "shop-prod" || c.ContextPaths[1].Values[0] != "values-prod.yaml" {
+		t.Errorf("contextPaths = %+v", c.ContextPaths)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"unknown top-level key", "failOn: error\nfailon: warning\n", `x.yaml:2: unknown key "failon"`},
+		{"unknown nested key", "suppress:\n  - code: RG1\n    objekt: x\n", `x.yaml:3: unknown key "objekt"`},
+		{"unknown contextPath key", "contextPaths:\n  - apps/a\n  - path: apps/b\n    namespaces: x\n", `x.yaml:4: unknown key "namespaces"`},
+		{"bad failOn", "failOn: sometimes\n", "failOn must be error, warning or never"},
+		{"bad severity", "severity:\n  RG1001: fatal\n", "severity of RG1001 must be"},
+		{"suppress without code", "suppress:\n  - object: x\n", "has no code"},
+		{"context outside repo", "contextPaths:\n  - ../elsewhere\n", "inside it"},
+		{"wrong type", "suppress: yes\n", "x.yaml:1:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x.yaml", []byte(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFind(t *testing.T) {
+	repo := t.TempDir()
+	app := filepath.Join(repo, "apps", "a")
+	os.MkdirAll(app, 0o755)
+	if _, ok := Find(app, repo); ok {
+		t.Error("found a config where there is none")
+	}
+	os.WriteFile(filepath.Join(repo, ".routeguard.yaml"), nil, 0o644)
+	if p, ok := Find(app, repo); !ok || p != filepath.Join(repo, ".routeguard.yaml") {
+		t.Errorf("repo-level config: got %q %v", p, ok)
+	}
+	os.WriteFile(filepath.Join(app, ".routeguard.yml"), nil, 0o644)
+	if p, ok := Find(app, repo); !ok || p != filepath.Join(app, ".routeguard.yml") {
+		t.Errorf("app-level config must win: got %q %v", p, ok)
+	}
+}
