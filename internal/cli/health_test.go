@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+func runHealthCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code = Run(context.Background(), append([]string{"health"}, args...), env)
+	return code, out.String(), errb.String()
+}
+
+func TestHealthCheckCommand(t *testing.T) {
+	fixture := func(p string) string { return filepath.Join("..", "..", "lua-health", p) }
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		code     int
+		contains []string
+	}{
+		{
+			name: "rejecting parent from a file",
+			args: []string{"check", fixture("gateway.networking.k8s.io/HTTPRoute/testdata/degraded_oneParentRejects.yaml")},
+			code: ExitFindings,
+			contains: []string{
+				"HTTPRoute apps/web (",
+				"  argocd (Lua): Degraded: Gateway infra/internal: Accepted=False (NotAllowedByListeners): No listener allows routes from namespace apps\n",
+				"  flux (CEL):   Failed\n",
+			},
+		},
+		{
+			name:  "istio without status from stdin, plus a kind without a check",
+			args:  []string{"check", "-"},
+			stdin: "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: web, namespace: apps}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: apps}\n",
+			code:  ExitOK,
+			contains: []string{
+				"VirtualService apps/web (<stdin>:1)\n  argocd (Lua): Healthy: no status reported",
+				"  flux (CEL):   Unknown: cannot evaluate: no such attribute(s): status; kustomize-controller keeps waiting until its timeout\n",
+				"Service apps/web (<stdin>:5)\n  no routeguard health check for Service in group \"\"\n",
+			},
+		},
+		{
+			name:     "healthy gateway",
+			args:     []string{"check", fixture("gateway.networking.k8s.io/Gateway/testdata/healthy_programmed.yaml")},
+			code:     ExitOK,
+			contains: []string{"argocd (Lua): Healthy: Gateway accepted and programmed; listeners ready: http, https\n", "flux (CEL):   Current\n"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runHealthCmd(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr %s", code, tt.code, errOut)
+			}
+			for _, want := range tt.contains {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+func TestHealthCommandErrors(t *testing.T) {
+	tests := []struct {
+		name, stdin, wantErr string
+		args                 []string
+	}{
+		{name: "missing file", args: []string{"check", "no/such.yaml"}, wantErr: "no/such.yaml"},
+		{name: "bad yaml names the line", args: []string{"check", "-"}, stdin: "apiVersion: v1\nkind: [\n", wantErr: "<stdin>:"},
+		{name: "no --for", args: []string{"bundle"}, wantErr: "--for is required"},
+		{name: "unknown target", args: []string{"bundle", "--for", "kubectl"}, wantErr: `--for "kubectl" is not argocd or flux`},
+		{name: "bad format", args: []string{"bundle", "--for", "argocd", "--format", "json"}, wantErr: `--format "json"`},
+		{name: "unknown subcommand", args: []string{"lint"}, wantErr: `unknown subcommand "lint"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runHealthCmd(t, tt.stdin, tt.args...)
+			if code != ExitError || out != "" || !strings.Contains(errOut, tt.wantErr) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2, no stdout, stderr with %q", code, out, errOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestHealthBundleCommand(t *testing.T) {
+	code, patch, _ := runHealthCmd(t, "", "bundle", "--for", "argocd")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var cm struct {
+		Kind string            `json:"kind"`
+		Data map[string]string `json:"data"`
+	}
+	if err := yaml.Unmarshal([]byte(patch), &cm); err != nil {
+		t.Fatal(err)
+	}
+	lua, err := os.ReadFile(filepath.Join("..", "..", "lua-health", "gateway.networking.k8s.io", "HTTPRoute", "health.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Kind != "ConfigMap" || cm.Data["resource.customizations.health.gateway.networking.k8s.io_HTTPRoute"] != string(lua) {
+		t.Fatal("argocd bundle does not carry lua-health/gateway.networking.k8s.io/HTTPRoute/health.lua under its argocd-cm key")
+	}
+	_, again, _ := runHealthCmd(t, "", "bundle", "--for", "argocd")
+	if again != patch {
+		t.Fatal("two runs of the bundle differ")
+	}
+	code, flux, _ := runHealthCmd(t, "", "bundle", "--for", "flux")
+	if code != ExitOK || !strings.Contains(flux, "healthCheckExprs:\n") || strings.Contains(flux, "networking.istio.io/v1") {
+		t.Fatalf("flux bundle: exit %d, want healthCheckExprs without Istio kinds:\n%s", code, flux)
+	}
+	code, withIstio, _ := runHealthCmd(t, "", "bundle", "--for", "flux", "--include-istio")
+	if code != ExitOK || !strings.Contains(withIstio, "kind: VirtualService\n") {
+		t.Fatalf("flux bundle --include-istio: exit %d, no VirtualService", code)
+	}
+	code, helm, _ := runHealthCmd(t, "", "bundle", "--for", "argocd", "--format", "helm")
+	if code != ExitOK || !strings.HasPrefix(helm[strings.Index(helm, "\nconfigs:")+1:], "configs:\n  cm:\n    resource.customizations.health.") {
+		t.Fatalf("helm values: exit %d:\n%.300s", code, helm)
+	}
+}
