@@ -1,0 +1,74 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"path/filepath"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+)
+
+// gitlab writes GitLab's code quality report: a JSON array of issues with
+// description, check_name, fingerprint, severity and location.
+type gitlab struct {
+	w      io.Writer
+	issues []gitlabIssue
+}
+
+type gitlabIssue struct {
+	Description string         `json:"description"`
+	CheckName   string         `json:"check_name"`
+	Fingerprint string         `json:"fingerprint"`
+	Severity    string         `json:"severity"`
+	Location    gitlabLocation `json:"location"`
+}
+
+type gitlabLocation struct {
+	Path  string      `json:"path"`
+	Lines gitlabLines `json:"lines"`
+}
+
+type gitlabLines struct {
+	Begin int `json:"begin"`
+}
+
+func newGitLab(w io.Writer, _ Options) Writer { return &gitlab{w: w, issues: []gitlabIssue{}} }
+
+func gitlabSeverity(s analysis.Severity) string {
+	switch s {
+	case analysis.SeverityError:
+		return "critical"
+	case analysis.SeverityWarning:
+		return "major"
+	}
+	return "info"
+}
+
+func (g *gitlab) Write(f analysis.Finding) error {
+	// The fingerprint identifies the finding across pipelines: it leaves
+	// the line out, so moving an object does not make it "new".
+	h := sha256.Sum256([]byte(f.Code + "\x00" + f.Object.String() + "\x00" + f.Source.File + "\x00" + f.Message))
+	line := f.Source.Line
+	if line == 0 {
+		line = 1
+	}
+	g.issues = append(g.issues, gitlabIssue{
+		Description: f.Code + " " + f.Object.String() + ": " + f.Message,
+		CheckName:   f.Code,
+		Fingerprint: hex.EncodeToString(h[:16]),
+		Severity:    gitlabSeverity(f.Severity),
+		Location:    gitlabLocation{Path: filepath.ToSlash(f.Source.File), Lines: gitlabLines{Begin: line}},
+	})
+	return nil
+}
+
+func (g *gitlab) Flush() error {
+	data, err := json.MarshalIndent(g.issues, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = g.w.Write(append(data, '\n'))
+	return err
+}

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+)
+
+// JSONSchemaVersion is the version of the json format's schema. It changes
+// only when a field changes meaning or goes away; new fields may be added
+// within a version. docs/analysis.md documents the schema.
+const JSONSchemaVersion = 1
+
+// JSONReport is the document the json format writes.
+type JSONReport struct {
+	SchemaVersion int           `json:"schemaVersion"`
+	Findings      []JSONFinding `json:"findings"`
+	Summary       summary       `json:"summary"`
+}
+
+// JSONFinding is one finding in the json format.
+type JSONFinding struct {
+	Code     string             `json:"code"`
+	Severity string             `json:"severity"`
+	Message  string             `json:"message"`
+	Object   analysis.ObjectRef `json:"object"`
+	File     string             `json:"file"`
+	Line     int                `json:"line"`
+	Analyzer string             `json:"analyzer"`
+}
+
+type jsonWriter struct {
+	w   io.Writer
+	doc JSONReport
+}
+
+func newJSON(w io.Writer, _ Options) Writer {
+	return &jsonWriter{w: w, doc: JSONReport{SchemaVersion: JSONSchemaVersion, Findings: []JSONFinding{}}}
+}
+
+func (j *jsonWriter) Write(f analysis.Finding) error {
+	j.doc.Findings = append(j.doc.Findings, JSONFinding{Code: f.Code, Severity: f.Severity.String(), Message: f.Message,
+		Object: f.Object, File: f.Source.File, Line: f.Source.Line, Analyzer: f.Analyzer})
+	j.doc.Summary.add(f)
+	return nil
+}
+
+func (j *jsonWriter) Flush() error {
+	data, err := json.MarshalIndent(j.doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = j.w.Write(append(data, '\n'))
+	return err
+}

@@ -1,0 +1,110 @@
+// Package report writes analysis findings in the formats CI systems read:
+// text for people, json (a documented stable schema), sarif 2.1.0 for code
+// scanning, junit for test reports, gitlab for GitLab's code quality
+// widget. Every format sits behind one two-method interface; Write buffers
+// what the format needs and Flush writes it out, so an error before Flush
+// leaves the output untouched.
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+)
+
+// Writer receives findings one by one and writes the report on Flush.
+type Writer interface {
+	Write(f analysis.Finding) error
+	Flush() error
+}
+
+// Options tune a report.
+type Options struct {
+	// Color turns on ANSI colours in the text format (only for a terminal).
+	Color bool
+	// Version is routeguard's version, recorded by sarif.
+	Version string
+}
+
+// Formats lists the format names New accepts, sorted.
+func Formats() []string {
+	out := make([]string, 0, len(constructors))
+	for k := range constructors {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var constructors = map[string]func(io.Writer, Options) Writer{
+	"text":   newText,
+	"json":   newJSON,
+	"sarif":  newSARIF,
+	"junit":  newJUnit,
+	"gitlab": newGitLab,
+}
+
+// New returns the writer for format.
+func New(format string, w io.Writer, opts Options) (Writer, error) {
+	c, ok := constructors[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(Formats(), ", "))
+	}
+	return c(w, opts), nil
+}
+
+// WriteAll writes every finding and flushes.
+func WriteAll(w Writer, fs []analysis.Finding) error {
+	for _, f := range fs {
+		if err := w.Write(f); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// summary counts findings by severity.
+type summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+func (s *summary) add(f analysis.Finding) {
+	switch f.Severity {
+	case analysis.SeverityError:
+		s.Errors++
+	case analysis.SeverityWarning:
+		s.Warnings++
+	default:
+		s.Infos++
+	}
+}
+
+func (s summary) String() string {
+	return fmt.Sprintf("%s, %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", what)
+	}
+	if what == "info" {
+		return fmt.Sprintf("%d infos", n)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// codesOf returns the distinct codes of fs, sorted.
+func codesOf(fs []analysis.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Code)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

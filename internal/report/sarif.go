@@ -1,0 +1,140 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+)
+
+// sarif writes a SARIF 2.1.0 log with one run, for GitHub code scanning
+// and other SARIF consumers. Rules are the catalog entries of the codes
+// found.
+type sarif struct {
+	w        io.Writer
+	version  string
+	findings []analysis.Finding
+}
+
+func newSARIF(w io.Writer, o Options) Writer { return &sarif{w: w, version: o.Version} }
+
+func (s *sarif) Write(f analysis.Finding) error {
+	s.findings = append(s.findings, f)
+	return nil
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Version        string      `json:"version,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name,omitempty"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      *sarifText     `json:"fullDescription,omitempty"`
+	DefaultConfiguration map[string]any `json:"defaultConfiguration,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical  `json:"physicalLocation"`
+	LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation map[string]string `json:"artifactLocation"`
+	Region           *sarifRegion      `json:"region,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+}
+
+type sarifLogical struct {
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+func sarifLevel(s analysis.Severity) string {
+	switch s {
+	case analysis.SeverityError:
+		return "error"
+	case analysis.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+func (s *sarif) Flush() error {
+	codes := codesOf(s.findings)
+	index := map[string]int{}
+	rules := make([]sarifRule, 0, len(codes))
+	for i, code := range codes {
+		index[code] = i
+		r := sarifRule{ID: code, ShortDescription: sarifText{Text: code}}
+		if c, ok := analysis.LookupCode(code); ok {
+			r.Name = c.Title
+			r.ShortDescription = sarifText{Text: c.Title}
+			r.FullDescription = &sarifText{Text: c.Description}
+			r.DefaultConfiguration = map[string]any{"level": sarifLevel(c.Severity)}
+		}
+		rules = append(rules, r)
+	}
+	results := make([]sarifResult, 0, len(s.findings))
+	for _, f := range s.findings {
+		loc := sarifLocation{
+			PhysicalLocation: sarifPhysical{ArtifactLocation: map[string]string{"uri": filepath.ToSlash(f.Source.File)}},
+			LogicalLocations: []sarifLogical{{FullyQualifiedName: f.Object.String(), Kind: "resource"}},
+		}
+		if f.Source.Line > 0 {
+			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
+		}
+		results = append(results, sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
+			Message: sarifText{Text: f.Object.String() + ": " + f.Message}, Locations: []sarifLocation{loc}})
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []sarifRun{{
+			Tool: sarifTool{Driver: sarifDriver{Name: "routeguard", InformationURI: "https://github.com/routeguard/routeguard",
+				Version: s.version, Rules: rules}},
+			Results: results,
+		}},
+	}
+	data, err := json.MarshalIndent(log, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = s.w.Write(append(data, '\n'))
+	return err
+}
