@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"path/filepath"
 
@@ -65,10 +64,5 @@ func (g *gitlab) Write(f analysis.Finding) error {
 }
 
 func (g *gitlab) Flush() error {
-	data, err := json.MarshalIndent(g.issues, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = g.w.Write(append(data, '\n'))
-	return err
+	return writeJSON(g.w, g.issues)
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -47,10 +46,5 @@ func (j *jsonWriter) Write(f analysis.Finding) error {
 }
 
 func (j *jsonWriter) Flush() error {
-	data, err := json.MarshalIndent(j.doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = j.w.Write(append(data, '\n'))
-	return err
+	return writeJSON(j.w, j.doc)
 }

@@ -7,6 +7,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -107,4 +108,13 @@ func codesOf(fs []analysis.Finding) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// writeJSON writes v indented, without HTML escaping (file names such as
+// "<stdin>" stay readable), followed by a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 	"path/filepath"
 
@@ -131,10 +130,5 @@ func (s *sarif) Flush() error {
 			Results: results,
 		}},
 	}
-	data, err := json.MarshalIndent(log, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = s.w.Write(append(data, '\n'))
-	return err
+	return writeJSON(s.w, log)
 }
