@@ -8,6 +8,7 @@ require (
 	github.com/fluxcd/pkg/runtime v0.117.0
 	github.com/fluxcd/source-controller/api v1.9.6
 	github.com/hashicorp/go-plugin v1.8.0
+	github.com/routeguard/routeguard/plugins/sdk v0.0.0-00010101000000-000000000000
 	helm.sh/helm/v4 v4.3.1
 	istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
 	sigs.k8s.io/gateway-api v1.6.3
@@ -205,3 +206,5 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
+
+replace github.com/routeguard/routeguard/plugins/sdk => ./plugins/sdk
