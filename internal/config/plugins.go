@@ -1,21 +1,137 @@
 package config
 
-// Plugins configures out-of-process analyzer plugins (the plugin SDK issue
-// owns this file: extend the fields, keep the YAML strict).
+import (
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Plugins configures out-of-process analyzer plugins (docs/plugins.md).
 type Plugins struct {
 	// Dir is a directory of plugin binaries, relative to the repository root
-	// or absolute (for the sidecar image).
+	// or absolute (for the sidecar image). Its SHA256SUMS file (the output
+	// of `sha256sum *`) pins each binary's checksum.
 	Dir string `yaml:"dir,omitempty"`
-	// Items declares plugins one by one.
+	// Items declares plugins one by one; an item without path names a
+	// plugin of Dir and only gives it config, onError or timeout.
 	Items []Plugin `yaml:"items,omitempty"`
+	// OnError is what a failing plugin does to the run: fail (the
+	// default: routeguard reports the other findings and exits 2) or warn
+	// (routeguard prints the error and goes on).
+	OnError string `yaml:"onError,omitempty"`
+	// Timeout bounds each call to a plugin (start-up included), as a Go
+	// duration ("20s"); default 30s.
+	Timeout string `yaml:"timeout,omitempty"`
+	// InsecureSkipVerify runs plugins whose checksum is not pinned. Never
+	// set it where the repository's authors are not trusted.
+	InsecureSkipVerify bool `yaml:"insecureSkipVerify,omitempty"`
+	// Istio is auto (the default: run the routeguard-istio plugin when the
+	// rendered objects include Istio kinds) or off.
+	Istio string `yaml:"istio,omitempty"`
 }
 
 // Plugin is one declared analyzer plugin.
 type Plugin struct {
-	Name   string         `yaml:"name"`
-	Path   string         `yaml:"path"`
-	SHA256 string         `yaml:"sha256,omitempty"`
-	Config map[string]any `yaml:"config,omitempty"`
+	Name    string         `yaml:"name"`
+	Path    string         `yaml:"path,omitempty"`
+	SHA256  string         `yaml:"sha256,omitempty"`
+	Config  map[string]any `yaml:"config,omitempty"`
+	OnError string         `yaml:"onError,omitempty"`
+	Timeout string         `yaml:"timeout,omitempty"`
 }
 
-func (p *Plugins) validate() error { return nil }
+// DefaultPluginTimeout bounds a plugin call when no timeout is configured.
+const DefaultPluginTimeout = 30 * time.Second
+
+var (
+	pluginNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+	sha256RE     = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
+
+// TimeoutOf returns the call timeout of item (or of the section when item
+// is nil). The values were validated on load.
+func (p *Plugins) TimeoutOf(item *Plugin) time.Duration {
+	for _, s := range []string{itemField(item, func(i *Plugin) string { return i.Timeout }), p.Timeout} {
+		if d, err := time.ParseDuration(s); err == nil && s != "" {
+			return d
+		}
+	}
+	return DefaultPluginTimeout
+}
+
+// FailsOnError reports whether a failure of item fails the run.
+func (p *Plugins) FailsOnError(item *Plugin) bool {
+	if v := itemField(item, func(i *Plugin) string { return i.OnError }); v != "" {
+		return v == "fail"
+	}
+	return p.OnError != "warn"
+}
+
+func itemField(item *Plugin, get func(*Plugin) string) string {
+	if item == nil {
+		return ""
+	}
+	return get(item)
+}
+
+func (p *Plugins) validate() error {
+	if err := checkOnError(p.OnError); err != nil {
+		return err
+	}
+	if err := checkTimeout(p.Timeout); err != nil {
+		return err
+	}
+	switch p.Istio {
+	case "", "auto", "off":
+	default:
+		return fmt.Errorf("istio must be auto or off, got %q", p.Istio)
+	}
+	seen := map[string]bool{}
+	for i, it := range p.Items {
+		if !pluginNameRE.MatchString(it.Name) {
+			return fmt.Errorf("items entry %d: name %q must be lower-case letters, digits and dashes", i+1, it.Name)
+		}
+		if seen[it.Name] {
+			return fmt.Errorf("items entry %d: plugin %q is declared twice", i+1, it.Name)
+		}
+		seen[it.Name] = true
+		if it.Path == "" && p.Dir == "" {
+			return fmt.Errorf("plugin %s: give a path (or a dir holding the plugin)", it.Name)
+		}
+		if it.Path == "" && it.SHA256 != "" {
+			return fmt.Errorf("plugin %s: sha256 without path; a plugin of dir is pinned in dir's SHA256SUMS", it.Name)
+		}
+		if it.Path != "" && it.SHA256 == "" && !p.InsecureSkipVerify {
+			return fmt.Errorf("plugin %s: sha256 is required (run `sha256sum %s`), or set plugins.insecureSkipVerify: true", it.Name, it.Path)
+		}
+		if it.SHA256 != "" && !sha256RE.MatchString(it.SHA256) {
+			return fmt.Errorf("plugin %s: sha256 must be 64 lower-case hex digits, got %q", it.Name, it.SHA256)
+		}
+		if err := checkOnError(it.OnError); err != nil {
+			return fmt.Errorf("plugin %s: %w", it.Name, err)
+		}
+		if err := checkTimeout(it.Timeout); err != nil {
+			return fmt.Errorf("plugin %s: %w", it.Name, err)
+		}
+	}
+	return nil
+}
+
+func checkOnError(v string) error {
+	switch v {
+	case "", "fail", "warn":
+		return nil
+	}
+	return fmt.Errorf("onError must be fail or warn, got %q", v)
+}
+
+func checkTimeout(v string) error {
+	if v == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("timeout must be a positive duration like 20s, got %q", v)
+	}
+	return nil
+}
