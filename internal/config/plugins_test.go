@@ -58,7 +58,7 @@ func TestParsePluginErrors(t *testing.T) {
 		return "plugins:\n  items:\n    - name: th\n      path: bin/th\n" + extra
 	}
 	tests := []struct{ name, in, want string }{
-		{"unknown key", item("      sha: x\n"), `x.yaml:6: unknown key "sha"`},
+		{"unknown key", item("      sha: x\n"), `x.yaml:5: unknown key "sha"`},
 		{"unknown section key", "plugins:\n  directory: x\n", `x.yaml:2: unknown key "directory"`},
 		{"no checksum", item(""), "plugin th: sha256 is required (run `sha256sum bin/th`)"},
 		{"bad checksum", item("      sha256: ABC\n"), "sha256 must be 64 lower-case hex digits"},
