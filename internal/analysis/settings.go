@@ -48,9 +48,11 @@ func (s Settings) Validate() error {
 }
 
 // isForeignCode reports whether code belongs to another catalog whose codes
-// routeguard passes through unchanged (Istio's IST codes).
+// routeguard passes through unchanged: Istio's IST codes and the codes
+// plugins declare (internal/plugins refuses a plugin's finding whose code
+// the plugin did not declare). RG codes must be in routeguard's catalog.
 func isForeignCode(code string) bool {
-	return len(code) > 3 && code[:3] == "IST"
+	return len(code) > 2 && code[:2] != "RG"
 }
 
 // Glob matches name against pattern, where '*' matches any run of
