@@ -115,7 +115,8 @@ func TestAnalyzeStdin(t *testing.T) {
 	if code != ExitFindings {
 		t.Fatalf("exit %d; stderr: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "<stdin>\n  <stdin>:13: error RG1101 HTTPRoute shop/web: backendRef names Service shop/web-v2") {
+	if !strings.HasPrefix(stdout, "<stdin>\n") ||
+		!strings.Contains(stdout, "\n  <stdin>:13: error RG1101 HTTPRoute shop/web: backendRef names Service shop/web-v2") {
 		t.Errorf("text report lacks the grouped <stdin>:line finding:\n%s", stdout)
 	}
 	if strings.Contains(stdout, "\x1b[") {
