@@ -1,0 +1,185 @@
+// Package analyze runs `routeguard analyze` (the built binary, as a user
+// does) over the bundled examples: the apps Argo CD deploys give no errors,
+// and every app under examples/broken gives exactly the findings its files
+// promise in `# routeguard-expect: CODE Kind ns/name` comments.
+package analyze
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var (
+	binary   string
+	repoRoot string
+)
+
+func TestMain(m *testing.M) {
+	_, file, _, _ := runtime.Caller(0)
+	repoRoot = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	if b := os.Getenv("ROUTEGUARD_BIN"); b != "" {
+		binary = b
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "routeguard-analyze-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	binary = filepath.Join(dir, "routeguard")
+	cmd := exec.Command("go", "build", "-o", binary, "./cmd/routeguard")
+	cmd.Dir = repoRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building routeguard: %v\n%s", err, out)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type finding struct {
+	Code     string
+	Severity string
+	Message  string
+	File     string
+	Line     int
+	Object   struct{ Kind, Namespace, Name string }
+}
+
+func (f finding) key() string {
+	return f.Code + " " + f.Object.Kind + " " + f.Object.Namespace + "/" + f.Object.Name
+}
+
+// analyze runs the binary from the repository root and decodes its json report.
+func analyze(t *testing.T, args ...string) ([]finding, int, string) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"analyze", "-o", "json"}, args...)...)
+	cmd.Dir = repoRoot
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code == 2 {
+		return nil, code, errb.String()
+	}
+	var doc struct{ Findings []finding }
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("report is not json: %v\n%s", err, out.String())
+	}
+	return doc.Findings, code, errb.String()
+}
+
+// TestRightAppsHaveNoErrors analyzes every app the example Argo CD
+// Applications deploy, with the parameters they pass.
+func TestRightAppsHaveNoErrors(t *testing.T) {
+	apps := []struct {
+		path string
+		args []string
+	}{
+		{"examples/apps/backend", []string{"--namespace", "shop-prod", "-f", "values-prod.yaml"}},
+		{"examples/apps/edge", nil},
+		{"examples/apps/frontend/overlays/prod", nil},
+		{"examples/apps/reviews", nil},
+		{"examples/apps/routing/gateways", nil},
+		{"examples/apps/routing/ingresses", nil},
+		{"examples/apps/routing/istio", nil},
+	}
+	for _, app := range apps {
+		t.Run(app.path, func(t *testing.T) {
+			fs, code, stderr := analyze(t, append([]string{app.path}, app.args...)...)
+			if code != 0 {
+				t.Errorf("exit %d; stderr: %s", code, stderr)
+			}
+			for _, f := range fs {
+				if f.Severity == "error" {
+					t.Errorf("%s:%d: %s: %s", f.File, f.Line, f.key(), f.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestBrokenAppsGiveWhatTheyPromise compares each broken app's RG findings
+// with its `# routeguard-expect:` comments, exactly. (Istio's own IST
+// findings are the Istio analyzer's to test.)
+func TestBrokenAppsGiveWhatTheyPromise(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(repoRoot, "examples", "broken", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		n++
+		rel, _ := filepath.Rel(repoRoot, dir)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			want := expectations(t, dir)
+			if len(want) == 0 {
+				t.Fatalf("%s promises no findings; a broken app must say what is wrong", rel)
+			}
+			fs, code, stderr := analyze(t, rel)
+			if code != 1 {
+				t.Errorf("exit %d, want 1; stderr: %s", code, stderr)
+			}
+			var got []string
+			for _, f := range fs {
+				if strings.HasPrefix(f.Code, "RG") {
+					got = append(got, f.key())
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("findings:\n  %s\npromised:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+			}
+		})
+	}
+	if n < 4 {
+		t.Errorf("found %d broken apps, want at least 4", n)
+	}
+}
+
+// expectations reads `# routeguard-expect: CODE Kind ns/name` lines.
+func expectations(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "# routeguard-expect:"); ok {
+				out = append(out, strings.Join(strings.Fields(rest), " "))
+			}
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
