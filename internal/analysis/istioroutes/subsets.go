@@ -33,14 +33,19 @@ type ruleSubsets struct {
 
 // Analyze implements analysis.Analyzer.
 func (Subsets) Analyze(ctx context.Context, c *analysis.Context) error {
-	var rules []ruleSubsets
+	exact := map[string][]ruleSubsets{} // by FQDN
+	var wildcards []ruleSubsets
 	for _, s := range []*manifest.Set{c.Objects(), c.ContextObjects()} {
 		for _, dr := range s.ByKind(Group, "DestinationRule") {
 			rs := ruleSubsets{host: fqdn(field.String(dr.Body, "spec", "host"), c.Namespace(dr))}
 			for _, sub := range field.Maps(dr.Body, "spec", "subsets") {
 				rs.subsets = append(rs.subsets, field.String(sub, "name"))
 			}
-			rules = append(rules, rs)
+			if strings.HasPrefix(rs.host, "*") {
+				wildcards = append(wildcards, rs)
+			} else {
+				exact[rs.host] = append(exact[rs.host], rs)
+			}
 		}
 	}
 	for _, vs := range c.Objects().ByKind(Group, "VirtualService") {
@@ -56,7 +61,7 @@ func (Subsets) Analyze(ctx context.Context, c *analysis.Context) error {
 				fq := fqdn(d.host, ns)
 				var defined []string
 				found := false
-				for _, r := range rules {
+				for _, r := range append(exact[fq], wildcards...) {
 					if hostMatches(r.host, fq) {
 						found = true
 						defined = append(defined, r.subsets...)
