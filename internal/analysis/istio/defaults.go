@@ -6,8 +6,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"istio.io/istio/pilot/pkg/config/memory"
 	"istio.io/istio/pkg/config"
+	"istio.io/istio/pkg/config/mesh"
 	"istio.io/istio/pkg/config/schema/gvk"
 )
 
@@ -19,7 +19,7 @@ const ingressService = "istio-ingressgateway"
 // that istioctl adds for file-only analysis, unless the rendered set
 // defines that Service itself. Messages about them are never reported:
 // they are not in the input.
-func addDefaultIngress(store *memory.Store, istioNS string, in *input) error {
+func addDefaultIngress(st *store, istioNS string, in *input) error {
 	if _, ok := in.services[[2]string{istioNS, ingressService}]; ok {
 		return nil
 	}
@@ -41,10 +41,24 @@ func addDefaultIngress(store *memory.Store, istioNS string, in *input) error {
 		Spec: &corev1.ServiceSpec{Ports: ports, Selector: podLabels},
 	}
 	for _, c := range []config.Config{pod, svc} {
-		if _, err := store.Create(c); err != nil {
+		if _, err := st.Create(c); err != nil {
 			return fmt.Errorf("adding Istio's default ingress gateway %s: %w", c.Name, err)
 		}
 	}
 	in.addPodLabels(istioNS, podLabels)
+	return nil
+}
+
+// addMeshConfig adds Istio's default mesh configuration and mesh networks,
+// as local.IstiodAnalyzer does when no mesh config file is given.
+func addMeshConfig(st *store, istioNS string) error {
+	for _, c := range []config.Config{
+		{Meta: config.Meta{Name: "meshconfig", Namespace: istioNS, GroupVersionKind: gvk.MeshConfig}, Spec: mesh.DefaultMeshConfig()},
+		{Meta: config.Meta{Name: "meshnetworks", Namespace: istioNS, GroupVersionKind: gvk.MeshNetworks}, Spec: mesh.DefaultMeshNetworks()},
+	} {
+		if _, err := st.Create(c); err != nil {
+			return fmt.Errorf("adding Istio's default %s: %w", c.Name, err)
+		}
+	}
 	return nil
 }

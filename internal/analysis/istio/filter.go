@@ -8,7 +8,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
+	"istio.io/api/annotation"
 	"istio.io/istio/pkg/config"
+	istioanalysis "istio.io/istio/pkg/config/analysis"
 	"istio.io/istio/pkg/config/analysis/diag"
 	"istio.io/istio/pkg/config/analysis/legacy/source/kube"
 	"istio.io/istio/pkg/config/analysis/msg"
@@ -85,6 +87,9 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	if m.Resource == nil {
 		return fd, true
 	}
+	if suppressedByAnnotation(m) {
+		return fd, false
+	}
 	origin, ok := m.Resource.Origin.(*kube.Origin)
 	if !ok {
 		return fd, true
@@ -114,6 +119,22 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	}
 	fd.Source = o.Source
 	return fd, true
+}
+
+// suppressedByAnnotation honours Istio's per-object suppression annotation
+// (galley.istio.io/analyze-suppress: "IST0101,IST0173" or "*"), as
+// istioctl does.
+func suppressedByAnnotation(m diag.Message) bool {
+	v := m.Resource.Metadata.Annotations[annotation.GalleyAnalyzeSuppress.Name]
+	if v == "" {
+		return false
+	}
+	for _, code := range strings.Split(v, ",") {
+		if code = strings.TrimSpace(code); code == "*" || code == m.Type.Code() {
+			return true
+		}
+	}
+	return false
 }
 
 // outsideHost reports whether m is Istio's "host not found" about a
@@ -218,4 +239,26 @@ func sortFindings(fs []analysis.Finding) []analysis.Finding {
 	// Two synthetic Pods of one workload kind cannot exist, but two
 	// messages may map to the same object and text; report each once.
 	return slices.CompactFunc(fs, func(a, b analysis.Finding) bool { return a == b })
+}
+
+// filteringAnalyzer runs Istio's combined analyzer with a context that
+// drops, as they are reported, the messages the filter would drop anyway.
+type filteringAnalyzer struct {
+	istioanalysis.CombinedAnalyzer
+	f *filter
+}
+
+func (a filteringAnalyzer) Analyze(ctx istioanalysis.Context) {
+	a.CombinedAnalyzer.Analyze(filteringContext{Context: ctx, f: a.f})
+}
+
+type filteringContext struct {
+	istioanalysis.Context
+	f *filter
+}
+
+func (c filteringContext) Report(g config.GroupVersionKind, m diag.Message) {
+	if _, ok := c.f.finding(m); ok {
+		c.Context.Report(g, m)
+	}
 }

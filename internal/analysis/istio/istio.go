@@ -6,15 +6,19 @@ import (
 	"strings"
 	"sync"
 
-	"istio.io/istio/pilot/pkg/config/memory"
+	"istio.io/istio/pilot/pkg/model"
+	"istio.io/istio/pkg/cluster"
 	"istio.io/istio/pkg/config"
+	istioanalysis "istio.io/istio/pkg/config/analysis"
 	"istio.io/istio/pkg/config/analysis/analyzers"
 	"istio.io/istio/pkg/config/analysis/diag"
 	"istio.io/istio/pkg/config/analysis/legacy/util/kuberesource"
 	"istio.io/istio/pkg/config/analysis/local"
 	"istio.io/istio/pkg/config/analysis/msg"
-	"istio.io/istio/pkg/config/resource"
+	"istio.io/istio/pkg/config/schema/collection"
+	"istio.io/istio/pkg/config/schema/collections"
 	"istio.io/istio/pkg/config/schema/gvk"
+	sresource "istio.io/istio/pkg/config/schema/resource"
 	"istio.io/istio/pkg/kube/inject"
 	"istio.io/istio/pkg/log"
 
@@ -85,82 +89,92 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	}()
 
 	combined := analyzers.AllCombined()
-	schemas := kuberesource.ConvertInputsToSchemas(combined.Metadata().Inputs)
-	for _, s := range schemas.All() {
-		if s.Group() == "" && excludedKinds[s.Kind()] {
-			schemas = schemas.Remove(s)
-		}
-	}
+	schemas := inputSchemas(combined)
 	in := newInput(opts)
-	conv := converter{schemas: schemas}
-	store := memory.MakeSkipValidation(schemas)
+	conv := newConverter(schemas)
+	st := newStore(schemas)
 	var findings []analysis.Finding
-	for _, o := range objs {
-		ns := objectNamespace(o, opts.DefaultNamespace)
-		s, known := conv.schemaFor(o.APIVersion, o.Kind)
-		if known && s.IsClusterScoped() {
-			ns = ""
-		}
-		if ignoredNamespace(o, ns) {
+	for _, c := range conv.convertAll(objs, opts.DefaultNamespace) {
+		o, ns := c.obj, c.ns
+		if c.skip {
 			continue
 		}
 		in.rendered[ns] = true
 		if o.Kind == "Namespace" && o.Group() == "" {
 			in.rendered[o.Name] = true
 		}
-		if known {
-			cfg, cerr := toConfig(s, o.Body, o.Name, ns)
-			if cerr != nil {
-				findings = append(findings, schemaFinding(o, ns, cerr))
-				continue
-			}
-			if _, err := store.Create(*cfg); err != nil {
+		if c.err != nil {
+			findings = append(findings, schemaFinding(o, ns, c.err))
+			continue
+		}
+		if c.cfg != nil {
+			if _, err := st.Create(*c.cfg); err != nil {
 				continue // a duplicate; the manifest model reports those
 			}
-			in.add(s.GroupVersionKind(), ns, o)
-			if s.GroupVersionKind() == gvk.Pod {
-				in.addPodLabels(ns, cfg.Labels)
+			g := c.cfg.GroupVersionKind
+			in.add(g, ns, o)
+			if g == gvk.Pod {
+				in.addPodLabels(ns, c.cfg.Labels)
 			}
 		}
-		// Workloads Istio does not read itself (StatefulSet, Job, ...)
-		// still imply Pods.
-		if pod, ok := podFromTemplate(o, ns); ok {
-			if _, err := store.Create(*pod); err == nil {
-				in.addSynthetic(ns, pod.Name, o, pod.Labels)
+		if c.pod != nil {
+			if _, err := st.Create(*c.pod); err == nil {
+				in.addSynthetic(ns, c.pod.Name, o, c.pod.Labels)
 			}
 		}
 	}
 	if !opts.NoDefaultResources {
-		if err := addDefaultIngress(store, opts.IstioNamespace, in); err != nil {
+		if err := addDefaultIngress(st, opts.IstioNamespace, in); err != nil {
 			return nil, err
 		}
 	}
 
-	sa := local.NewSourceAnalyzer(combined, "", resource.Namespace(opts.IstioNamespace), nil)
-	ctrl := memory.NewController(store)
-	sa.AddSource(ctrl)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-stop:
-		}
-	}()
-	res, err := sa.Analyze(stop)
-	if err != nil {
-		return nil, fmt.Errorf("istio analyzers: %w", err)
+	if err := addMeshConfig(st, opts.IstioNamespace); err != nil {
+		return nil, err
 	}
+
+	// What local.IstiodAnalyzer.Analyze does, on the store above: skip the
+	// analyzers whose inputs are not in the store, run the others in Istio's
+	// own analysis context, collect the messages.
+	f := newFilter(in, opts)
+	combined.RemoveSkipped(st.Schemas())
+	// Istio polls Canceled() between analyzers.
+	ictx := local.NewContext(map[cluster.ID]model.ConfigStore{"default": st}, ctx.Done(), func(config.GroupVersionKind) {})
+	// Messages routeguard will not report are dropped as Istio reports
+	// them: sorting thousands of them (Istio sorts by formatted text) would
+	// cost more than the analysis.
+	filteringAnalyzer{CombinedAnalyzer: combined, f: f}.Analyze(ictx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f := newFilter(in, opts)
+	getter, ok := ictx.(interface{ GetMessages(...string) diag.Messages })
+	if !ok {
+		return nil, fmt.Errorf("istio's analysis context no longer exposes its messages (%T)", ictx)
+	}
+	res := struct{ Messages diag.Messages }{getter.GetMessages()}
 	for _, m := range res.Messages {
 		if fd, ok := f.finding(m); ok {
 			findings = append(findings, fd)
 		}
 	}
 	return sortFindings(findings), nil
+}
+
+// inputSchemas returns the kinds Istio's analyzers read, less the excluded
+// ones, plus the mesh configuration.
+func inputSchemas(combined istioanalysis.CombinedAnalyzer) collection.Schemas {
+	schemas := kuberesource.ConvertInputsToSchemas(combined.Metadata().Inputs)
+	for _, s := range schemas.All() {
+		if s.Group() == "" && excludedKinds[s.Kind()] {
+			schemas = schemas.Remove(s)
+		}
+	}
+	for _, mc := range []sresource.Schema{collections.MeshConfig, collections.MeshNetworks} {
+		if _, ok := schemas.FindByGroupVersionKind(mc.GroupVersionKind()); !ok {
+			schemas = schemas.Add(mc)
+		}
+	}
+	return schemas
 }
 
 // ignoredNamespace mirrors istioctl's file source, which drops objects in

@@ -53,6 +53,9 @@ var grid = []struct {
 	{"bad-spec.yaml", Options{DefaultNamespace: "shop"}, []string{
 		"IST0106 error VirtualService shop/broken testdata/bad-spec.yaml:2",
 	}},
+	{"suppress-annotation.yaml", Options{}, []string{
+		"IST0101 error VirtualService shop/loud testdata/suppress-annotation.yaml:17",
+	}},
 	{"workload-pods.yaml", Options{}, []string{
 		"IST0102 info Namespace legacy testdata/workload-pods.yaml:12",
 		"IST0144 warning StatefulSet shop/db testdata/workload-pods.yaml:33",
@@ -186,5 +189,26 @@ func TestCanceled(t *testing.T) {
 	cancel()
 	if _, err := Analyze(ctx, load(t, "vs-missing-host.yaml"), Options{}); err == nil {
 		t.Fatal("want the context's error")
+	}
+}
+
+// With Services, Namespaces and Pods kept, the analyzers istioctl skips in
+// file-only mode run (istioctl runs 32 of them on files).
+func TestAnalyzersRun(t *testing.T) {
+	combined := analyzers.AllCombined()
+	total := len(combined.AnalyzerNames())
+	skipped := combined.RemoveSkipped(inputSchemas(combined))
+	ran := combined.AnalyzerNames()
+	for _, want := range []string{
+		"virtualservice.DestinationHostAnalyzer", "destinationrule.SubsetSelectPodAnalyzer",
+		"gateway.IngressGatewayPortAnalyzer", "injection.Analyzer", "service.PortNameAnalyzer",
+	} {
+		if !slices.Contains(ran, want) {
+			t.Errorf("%s does not run; skipped: %v", want, skipped)
+		}
+	}
+	t.Logf("%d of %d analyzers run; skipped: %v", len(ran), total, skipped)
+	if len(ran) <= 32 {
+		t.Errorf("only %d analyzers run", len(ran))
 	}
 }

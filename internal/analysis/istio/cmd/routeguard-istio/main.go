@@ -1,0 +1,77 @@
+// Command routeguard-istio is routeguard with Istio's analyzers linked in
+// and registered (analysis.Register(istio.Analyzers{})): the binary
+// scripts/bench-analyze.sh measures while the main binary does not link
+// Istio. Every routeguard command works; in addition
+//
+//	routeguard-istio pipeline DIR
+//
+// renders DIR as a plain directory, runs every registered analyzer and
+// prints one line per finding ("file:line CODE severity Kind ns/name:
+// message"), exiting 1 when a finding is an error. It is the analyze
+// pipeline without the report formats, for benchmarking before
+// `routeguard analyze` exists. ROUTEGUARD_CPUPROFILE=FILE writes a CPU
+// profile of the pipeline; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers
+// out (to measure what they cost).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"syscall"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/istio"
+	"github.com/routeguard/routeguard/internal/analysis/registry"
+	"github.com/routeguard/routeguard/internal/cli"
+	"github.com/routeguard/routeguard/internal/render"
+)
+
+func main() {
+	if os.Getenv("ROUTEGUARD_NO_ISTIO") == "" {
+		analysis.Register(istio.Analyzers{})
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	var code int
+	if len(os.Args) > 1 && os.Args[1] == "pipeline" {
+		code = pipeline(ctx, os.Args[2:], os.Stdout, os.Stderr)
+	} else {
+		code = cli.Run(ctx, os.Args[1:], cli.OSEnv())
+	}
+	stop()
+	os.Exit(code)
+}
+
+func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if p := os.Getenv("ROUTEGUARD_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			if err := pprof.StartCPUProfile(f); err == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: routeguard-istio pipeline DIR")
+		return 2
+	}
+	r, err := render.Render(ctx, render.Options{Path: args[0], RepoRoot: args[0]})
+	if err != nil {
+		fmt.Fprintf(stderr, "routeguard-istio: %v\n", err)
+		return 2
+	}
+	res, err := analysis.Run(ctx, analysis.RunOptions{Set: r.Set, Analyzers: registry.All()})
+	if err != nil {
+		fmt.Fprintf(stderr, "routeguard-istio: %v\n", err)
+		return 2
+	}
+	for _, f := range res.Findings {
+		fmt.Fprintf(stdout, "%s %s %s %s: %s\n", f.Source, f.Code, f.Severity, f.Object, f.Message)
+	}
+	if res.Max() >= analysis.SeverityError {
+		return 1
+	}
+	return 0
+}
