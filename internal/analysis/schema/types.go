@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 
 	sjson "sigs.k8s.io/json"
 
@@ -27,18 +29,29 @@ func (Types) Metadata() analysis.Metadata {
 }
 
 // Analyze implements analysis.Analyzer.
+// Decoding is the costliest check, so objects are spread over GOMAXPROCS
+// workers; findings are sorted by the runner.
 func (Types) Analyze(ctx context.Context, c *analysis.Context) error {
-	for _, o := range c.Objects().Objects() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		newT, ok := typed[typeKey{o.APIVersion, o.Kind}]
-		if !ok {
-			continue
-		}
-		check(c, o, newT())
+	objs := c.Objects().Objects()
+	workers := min(runtime.GOMAXPROCS(0), 1+len(objs)/256)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(objs); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
+				o := objs[i]
+				if newT, ok := typed[typeKey{o.APIVersion, o.Kind}]; ok {
+					check(c, o, newT())
+				}
+			}
+		}()
 	}
-	return nil
+	wg.Wait()
+	return ctx.Err()
 }
 
 func check(c *analysis.Context, o *manifest.Object, into any) {
