@@ -1,0 +1,14 @@
+// Command routeguard-istio is the first-party plugin that runs Istio's own
+// configuration analyzers (internal/analysis/istio) for routeguard, out of
+// process, so that the routeguard binary does not link Istio. routeguard
+// starts it only when the rendered objects include Istio kinds, and finds
+// it beside its own executable, else on PATH (docs/plugins.md).
+package main
+
+import (
+	"github.com/routeguard/routeguard/plugins/sdk"
+)
+
+func main() {
+	sdk.Serve(istioPlugin{})
+}

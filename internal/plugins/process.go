@@ -1,0 +1,164 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/routeguard/routeguard/plugins/sdk"
+)
+
+// process is one running plugin.
+type process struct {
+	spec   *Spec
+	client *plugin.Client
+	rpc    *sdk.Client
+	stderr *stderrTail
+}
+
+// start verifies the binary and starts it with a minimal environment. The
+// start-up (handshake included) is bounded by the spec's timeout.
+func start(s *Spec, getenv func(string) string) (*process, error) {
+	if err := verify(s); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(s.Path)
+	cmd.Env = pluginEnv(getenv)
+	p := &process{spec: s, stderr: &stderrTail{}}
+	p.client = plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		Plugins:          sdk.PluginSet(nil),
+		Cmd:              cmd,
+		SkipHostEnv:      true,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     s.Timeout,
+		Stderr:           p.stderr,
+		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
+	})
+	rpc, err := p.client.Client()
+	if err != nil {
+		p.kill()
+		return nil, p.explain("starting", err)
+	}
+	raw, err := rpc.Dispense(sdk.PluginName)
+	if err != nil {
+		p.kill()
+		return nil, p.explain("connecting", err)
+	}
+	c, ok := raw.(*sdk.Client)
+	if !ok {
+		p.kill()
+		return nil, fmt.Errorf("connecting: unexpected client type %T", raw)
+	}
+	p.rpc = c
+	return p, nil
+}
+
+// call runs fn under the spec's deadline and explains its failure.
+func (p *process) call(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, p.spec.Timeout)
+	defer cancel()
+	err := fn(ctx)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		p.kill()
+		return fmt.Errorf("%s: no answer within %s (plugins.timeout); the plugin was stopped", what, p.spec.Timeout)
+	}
+	return p.explain(what, err)
+}
+
+// explain turns a go-plugin or gRPC error into a message a user can act on.
+func (p *process) explain(what string, err error) error {
+	msg := err.Error()
+	st, isStatus := status.FromError(err)
+	if isStatus {
+		msg = st.Message()
+	}
+	switch {
+	case isStatus && st.Code() == codes.Unknown:
+		// The plugin itself returned the error.
+		return fmt.Errorf("%s: %s", what, msg)
+	case strings.Contains(strings.ToLower(msg), "incompatible api version"):
+		return fmt.Errorf("%s: the plugin speaks another protocol version (%s); rebuild it against the plugins/sdk of this routeguard (protocol %d)",
+			what, msg, sdk.ProtocolVersion)
+	case p.exited():
+		detail := p.stderr.summary()
+		if detail != "" {
+			detail = ": " + detail
+		}
+		return fmt.Errorf("%s: the plugin exited unexpectedly (%s)%s", what, msg, detail)
+	}
+	return fmt.Errorf("%s: %s", what, msg)
+}
+
+// exited reports whether the plugin process has ended. Exited turns true
+// once go-plugin has reaped the process; the transport error may arrive
+// a moment earlier, so wait up to half a second for it.
+func (p *process) exited() bool {
+	for range 50 {
+		if p.client.Exited() {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+// kill stops the process at once (a plugin that hangs does not get the
+// graceful two seconds go-plugin would give it).
+func (p *process) kill() {
+	if rc := p.client.ReattachConfig(); rc != nil && rc.Pid > 0 && !p.client.Exited() {
+		if proc, err := os.FindProcess(rc.Pid); err == nil {
+			_ = proc.Kill()
+		}
+	}
+	p.client.Kill()
+}
+
+// stderrTail keeps the beginning of a plugin's stderr (where a Go panic
+// or a fatal error says what went wrong), bounded.
+type stderrTail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const stderrKeep = 16 << 10
+
+func (t *stderrTail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if room := stderrKeep - len(t.buf); room > 0 {
+		t.buf = append(t.buf, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
+}
+
+// summary returns the panic or fatal error line, else the last line.
+func (t *stderrTail) summary() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var last string
+	for _, l := range strings.Split(string(t.buf), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "panic:") || strings.HasPrefix(l, "fatal error:") {
+			return l
+		}
+		if l != "" && !strings.HasPrefix(l, "{") {
+			last = l
+		}
+	}
+	return last
+}
