@@ -1,0 +1,33 @@
+package render
+
+import "github.com/routeguard/routeguard/internal/manifest"
+
+// OriginAnnotation is the annotation Kustomize's buildMetadata
+// originAnnotations writes on every object it builds.
+const OriginAnnotation = originAnnotation
+
+// Origins maps Kustomize origin annotations to file:line sources inside a
+// repository, decoding each file once; the same lookup `render` uses, for
+// builds that run Kustomize themselves (flux build).
+type Origins struct {
+	lines *lineFinder
+}
+
+// NewOrigins returns an origin lookup confined to repoRoot.
+func NewOrigins(repoRoot string) (*Origins, error) {
+	r, err := newRoot(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	return &Origins{lines: newLineFinder(r, manifest.DefaultMaxFileBytes)}, nil
+}
+
+// Source returns where the object of kind and name built from appDir (an
+// absolute path) came from, given its origin annotation's value; fallback
+// when the origin is remote or not found.
+func (o *Origins) Source(appDir, origin, kind, name string, fallback manifest.Source) manifest.Source {
+	return o.lines.source(appDir, origin, kind, name, fallback)
+}
+
+// Rel shows an absolute path relative to the repository root.
+func (o *Origins) Rel(p string) string { return o.lines.root.rel(p) }
