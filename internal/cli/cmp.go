@@ -1,0 +1,313 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/registry"
+	"github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/substitute"
+	"github.com/routeguard/routeguard/internal/transform"
+)
+
+func init() {
+	register(command{name: "cmp", summary: "Argo CD Config Management Plugin: generate, parameters, discover", run: runCMP})
+}
+
+const cmpUsage = `routeguard cmp <generate|parameters|discover>
+
+Run by argocd-cmp-server (see cmp/plugin.yaml and docs/cmp.md) in the app's
+directory inside its unpacked copy of the repository:
+  generate    render and analyze the app; print the manifests, or fail with a
+              report that Argo CD shows as the app's ComparisonError
+  parameters  print the parameter announcement (JSON) for the Argo CD UI
+  discover    print the file that makes this directory a routeguard app
+Settings come from the Argo CD build environment: ARGOCD_APP_*, KUBE_VERSION,
+KUBE_API_VERSIONS, plugin env ARGOCD_ENV_{FAIL_ON,REPORT,ALLOW_NETWORK} and
+parameters (ARGOCD_APP_PARAMETERS).
+`
+
+func runCMP(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(env.Stdout, cmpUsage)
+		if len(args) == 0 {
+			return ExitError
+		}
+		return ExitOK
+	}
+	switch args[0] {
+	case "generate":
+		return runCMPGenerate(ctx, env, args[1:])
+	case "parameters":
+		return runCMPParameters(ctx, env, args[1:])
+	case "discover":
+		return runCMPDiscover(ctx, env, args[1:])
+	}
+	return failf(env, "cmp: unknown subcommand %q; use generate, parameters or discover", args[0])
+}
+
+// cmpOutcome is a command's whole output, written only once it is complete.
+type cmpOutcome struct {
+	stdout, stderr []byte
+	code           int
+}
+
+func cmpFail(code int, format string, a ...any) cmpOutcome {
+	msg := strings.TrimRight(fmt.Sprintf(format, a...), "\n")
+	return cmpOutcome{stderr: []byte("routeguard: " + msg + "\n"), code: code}
+}
+
+// runBuffered runs work and writes its outcome, unless ctx ends first
+// (argocd-cmp-server sends SIGTERM at the request deadline): then it says
+// so on stderr and returns at once, with nothing on stdout.
+func runBuffered(ctx context.Context, env *Env, what string, work func() cmpOutcome) int {
+	done := make(chan cmpOutcome, 1)
+	go func() { done <- work() }()
+	var o cmpOutcome
+	select {
+	case o = <-done:
+		if ctx.Err() != nil {
+			o = cmpOutcome{code: ExitError}
+		}
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(env.Stderr, "routeguard: %s stopped before finishing (SIGTERM or the repo-server deadline); nothing was printed. "+
+			"If the app needs longer, raise server.repo.server.timeout.seconds in argocd-cmd-params-cm\n", what)
+		return ExitError
+	}
+	env.Stderr.Write(o.stderr)
+	if _, err := env.Stdout.Write(o.stdout); err != nil {
+		fmt.Fprintf(env.Stderr, "routeguard: writing output: %v\n", err)
+		return ExitError
+	}
+	return o.code
+}
+
+func runCMPGenerate(ctx context.Context, env *Env, args []string) int {
+	fs := flagSet("cmp generate", "routeguard cmp generate [--render-only]", env)
+	renderOnly := fs.Bool("render-only", false, "skip analysis (a baseline for measuring the plugin; not for production)")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return failf(env, "cmp generate takes no arguments; it renders the working directory")
+	}
+	return runBuffered(ctx, env, "cmp generate", func() cmpOutcome { return cmpGenerate(ctx, env, *renderOnly) })
+}
+
+// cmpApp is an app rendered with the Application's settings.
+type cmpApp struct {
+	build    *cmp.Build
+	settings cmp.Settings
+	opts     render.Options
+	res      *render.Result
+	cfg      *config.Config
+	set      *manifest.Set // after substitution and transforms
+	label    string        // the app's path for messages
+}
+
+// renderCMPApp reads the build environment, renders the working directory
+// confined to the unpacked repository, substitutes the Application's
+// variables (Flux semantics) and applies transforms (.routeguard.yaml, with
+// the weights parameter overriding per service): everything before analysis.
+func renderCMPApp(ctx context.Context, env *Env) (*cmpApp, int, error) {
+	b, err := cmp.FromEnv(env.Getenv, env.Environ)
+	if err != nil {
+		return nil, ExitError, err
+	}
+	s, err := b.Settings()
+	if err != nil {
+		return nil, ExitError, err
+	}
+	cwd, err := env.Getwd()
+	if err != nil {
+		return nil, ExitError, fmt.Errorf("working directory: %w", err)
+	}
+	rf := renderFlags{repoRoot: cmp.RepoRoot(cwd, b.SourcePath), allowNetwork: s.AllowNetwork,
+		maxFileMiB: manifest.DefaultMaxFileBytes >> 20, release: s.Release, values: s.ValuesFiles, set: s.HelmSet()}
+	opts, err := rf.options(env, cwd)
+	if err != nil {
+		return nil, ExitError, err
+	}
+	app := &cmpApp{build: b, settings: s, opts: opts, label: firstNonEmpty(b.SourcePath, ".")}
+	app.res, err = render.Render(ctx, opts)
+	if err != nil {
+		return app, ExitError, err
+	}
+	if app.res.Path != "" && app.res.Path != "." {
+		app.label = app.res.Path
+	}
+	appDir := filepath.Join(app.res.RepoRoot, filepath.FromSlash(app.res.Path))
+	if app.cfg, err = loadConfig("", appDir, app.res.RepoRoot); err != nil {
+		return app, ExitError, err
+	}
+	app.set = app.res.Set
+	if len(s.Variables) > 0 {
+		ks := substitute.Kustomization(b.AppNamespace, s.Variables)
+		app.set, err = substitute.Apply(ctx, app.set, ks, nil, substitute.Options{Strict: true,
+			Origin: "the Application's substitution-variables parameter"})
+		if err != nil {
+			return app, ExitError, err
+		}
+	}
+	if err := transform.Apply(app.set, transformsFor(app.cfg, s)); err != nil {
+		return app, ExitError, err
+	}
+	return app, ExitOK, nil
+}
+
+// transformsFor merges the weights parameter into the configured transforms.
+func transformsFor(cfg *config.Config, s cmp.Settings) *config.Transforms {
+	if cfg.Transforms == nil && len(s.Weights) == 0 {
+		return nil
+	}
+	t := &config.Transforms{Weights: map[string]map[string]int{}}
+	if cfg.Transforms != nil {
+		t.SyncWaves = cfg.Transforms.SyncWaves
+		for svc, w := range cfg.Transforms.Weights {
+			t.Weights[svc] = w
+		}
+	}
+	for svc, w := range s.Weights {
+		t.Weights[svc] = w
+	}
+	return t
+}
+
+func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
+	app, code, err := renderCMPApp(ctx, env)
+	if err != nil {
+		return cmpFail(code, "%v", err)
+	}
+	set := app.set
+	var findings []analysis.Finding
+	failed := false
+	if !renderOnly {
+		cfg := app.cfg
+		ctxSet, err := renderContext(ctx, cfg, app.res.RepoRoot, app.opts)
+		if err != nil {
+			return cmpFail(ExitError, "%v", err)
+		}
+		settings, err := settingsOf(cfg)
+		if err != nil {
+			return cmpFail(ExitError, "%v", err)
+		}
+		res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
+			Analyzers: registry.All(), DefaultNamespace: app.opts.Helm.Namespace})
+		if err != nil {
+			return cmpFail(ExitError, "analyzing %s: %v", app.label, err)
+		}
+		findings = res.Findings
+		failOn := firstNonEmpty(app.settings.FailOn, cfg.FailOn, "error")
+		if failOn != "never" {
+			min, _ := analysis.ParseSeverity(failOn)
+			failed = res.Max() >= min && res.Max() > 0
+		}
+	}
+	var stderr bytes.Buffer
+	if failed {
+		cmp.WriteReport(&stderr, findings, app.label, string(app.res.Tool), cmp.ReportLimit)
+		return cmpOutcome{stderr: stderr.Bytes(), code: ExitFindings}
+	}
+	objs := set.Objects()
+	if app.settings.Report == cmp.ReportConfigMap {
+		rep, err := cmp.ReportObject(app.build, app.label, string(app.res.Tool), findings)
+		if err != nil {
+			return cmpFail(ExitError, "building the report object: %v", err)
+		}
+		objs = append(objs[:len(objs):len(objs)], rep)
+	}
+	if len(findings) > 0 {
+		// Logged by argocd-cmp-server; the report object shows it in the UI.
+		cmp.WriteReport(&stderr, findings, app.label, string(app.res.Tool), cmp.ReportLimit)
+	}
+	var out bytes.Buffer
+	if err := manifest.WriteYAML(&out, objs); err != nil {
+		return cmpFail(ExitError, "%v", err)
+	}
+	return cmpOutcome{stdout: out.Bytes(), stderr: stderr.Bytes(), code: ExitOK}
+}
+
+func runCMPParameters(ctx context.Context, env *Env, args []string) int {
+	fs := flagSet("cmp parameters", "routeguard cmp parameters", env)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	return runBuffered(ctx, env, "cmp parameters", func() cmpOutcome { return cmpParameters(ctx, env) })
+}
+
+// cmpParameters renders the app with its current parameters to find what to
+// offer. An app that does not render still gets the knobs that do not
+// depend on its content, so the UI can be used to fix its parameters.
+func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
+	app, _, err := renderCMPApp(ctx, env)
+	if app == nil {
+		return cmpFail(ExitError, "%v", err)
+	}
+	cwd, _ := env.Getwd()
+	root := cmp.RepoRoot(cwd, app.build.SourcePath)
+	in := cmp.AnnounceInput{Release: app.opts.Helm.Release, FailOn: app.settings.FailOn}
+	if in.Release == "" {
+		in.Release = filepath.Base(cwd)
+	}
+	if in.FailOn == "" {
+		in.FailOn = "error"
+		if cfg, err := loadConfig("", cwd, root); err == nil && cfg.FailOn != "" {
+			in.FailOn = cfg.FailOn
+		}
+	}
+	if render.Detect(cwd) == render.ToolHelm {
+		in.Helm = true
+		in.ValuesFiles, in.HelmValues, _ = cmp.ChartInputs(cwd)
+	}
+	var stderr bytes.Buffer
+	if app.res != nil {
+		// Rendered: offer its variables even when one without a value is
+		// what stops substitution.
+		in.Variables = cmp.Variables(app.res.Set.Objects())
+	}
+	if err != nil {
+		in.RenderProblem = err.Error()
+		fmt.Fprintf(&stderr, "routeguard: %v\n", err)
+	} else {
+		in.Weights = cmp.CurrentWeights(app.set.Objects())
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(cmp.Announce(in)); err != nil {
+		return cmpFail(ExitError, "encoding the announcement: %v", err)
+	}
+	return cmpOutcome{stdout: out.Bytes(), stderr: stderr.Bytes(), code: ExitOK}
+}
+
+func runCMPDiscover(ctx context.Context, env *Env, args []string) int {
+	fs := flagSet("cmp discover", "routeguard cmp discover", env)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	return runBuffered(ctx, env, "cmp discover", func() cmpOutcome {
+		cwd, err := env.Getwd()
+		if err != nil {
+			return cmpFail(ExitError, "working directory: %v", err)
+		}
+		match, err := cmp.Discover(cwd)
+		if err != nil {
+			return cmpFail(ExitError, "discover: %v", err)
+		}
+		if match == "" {
+			return cmpOutcome{code: ExitOK}
+		}
+		return cmpOutcome{stdout: []byte(match + "\n"), code: ExitOK}
+	})
+}
