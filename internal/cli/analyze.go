@@ -11,6 +11,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/plugins"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/report"
 )
@@ -63,7 +64,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) int {
 			return failf(env, "'-' (stdin) cannot be combined with other paths")
 		}
 	}
-	failed := false
+	failed, pluginFailed := false, false
 	for _, p := range paths {
 		run, err := analyzePath(ctx, env, &rf, &af, p)
 		if err != nil {
@@ -75,6 +76,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) int {
 			}
 		}
 		failed = failed || run.failed
+		pluginFailed = pluginFailed || run.pluginFailed
 	}
 	// The whole report is built before anything reaches stdout.
 	if err := w.Flush(); err != nil {
@@ -82,6 +84,11 @@ func runAnalyze(ctx context.Context, env *Env, args []string) int {
 	}
 	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
 		return failf(env, "writing report: %v", err)
+	}
+	if pluginFailed {
+		// The report keeps every other analyzer's findings; the plugin's
+		// error is on stderr (plugins.onError: fail).
+		return ExitError
 	}
 	if failed {
 		return ExitFindings
@@ -92,6 +99,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) int {
 type analyzeRun struct {
 	findings []analysis.Finding
 	failed   bool // a finding reached the failing severity
+	// pluginFailed: a plugin failed and plugins.onError says fail.
+	pluginFailed bool
 }
 
 // analyzePath renders (or reads) one input, loads its configuration and
@@ -132,13 +141,18 @@ func analyzePath(ctx context.Context, env *Env, rf *renderFlags, af *analyzeFlag
 		return nil, err
 	}
 	defaultNS := opts.Helm.Namespace
+	session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: repoRoot,
+		Set: set, Executable: env.Executable, Getenv: env.Getenv})
+	if err != nil {
+		return nil, err
+	}
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
-		Analyzers: registry.All(), DefaultNamespace: defaultNS})
+		Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: defaultNS})
 	if err != nil {
 		return nil, err
 	}
 	failOn := firstNonEmpty(af.failOn, cfg.FailOn, "error")
-	out := &analyzeRun{findings: res.Findings}
+	out := &analyzeRun{findings: res.Findings, pluginFailed: session.Report(env.Stderr)}
 	if failOn != "never" {
 		min, _ := analysis.ParseSeverity(failOn)
 		out.failed = res.Max() >= min && res.Max() > 0
