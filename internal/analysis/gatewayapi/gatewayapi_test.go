@@ -103,3 +103,14 @@ func TestHostnamesIntersect(t *testing.T) {
 		}
 	}
 }
+
+func TestMalformedInput(t *testing.T) {
+	files := []string{"gateway.yaml", "services.yaml", "route_malformed.yaml"}
+	analysistest.Run(t, ParentRefs{}, []analysistest.Case{{Name: "malformed routes", Files: files,
+		Want: []string{"RG1008 GRPCRoute apps/nospec"}}})
+	// The word port reads as absent: the backend lacks a port, nothing panics.
+	analysistest.Run(t, BackendRefs{}, []analysistest.Case{{Name: "malformed routes", Files: files,
+		Want: []string{"RG1105 HTTPRoute apps/word-port"}}})
+	analysistest.Run(t, Listeners{}, []analysistest.Case{{Name: "malformed gateway", Files: files}})
+	analysistest.Run(t, RouteConflicts{}, []analysistest.Case{{Name: "malformed routes", Files: files}})
+}

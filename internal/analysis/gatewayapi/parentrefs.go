@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -31,6 +32,9 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 			return err
 		}
 		refs := parentRefsOf(c, r)
+		if _, isList := field.Get(r.Body, "spec", "parentRefs").([]any); !isList && field.Has(r.Body, "spec", "parentRefs") {
+			continue // malformed: schema.Types reports it
+		}
 		if len(refs) == 0 {
 			c.Reportf(r, analysis.CodeRouteNoParents,
 				"%s has no parentRefs, so it attaches to no Gateway and receives no traffic; add spec.parentRefs naming a Gateway", r.Kind)

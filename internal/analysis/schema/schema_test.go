@@ -12,6 +12,8 @@ func TestTypes(t *testing.T) {
 		{Name: "valid objects", Files: []string{"valid.yaml"}},
 		{Name: "wrong types", Files: []string{"wrong_types.yaml"},
 			Want: []string{"RG0002 HTTPRoute apps/string-rules", "RG0002 Gateway apps/port-word", "RG0002 Service apps/ports-map"}},
+		{Name: "several wrong fields in one object", Files: []string{"several_wrong.yaml"},
+			Want: []string{"RG0002 HTTPRoute apps/many", "RG0002 HTTPRoute apps/many", "RG0002 HTTPRoute apps/many"}},
 		{Name: "unknown fields", Files: []string{"unknown_fields.yaml"},
 			Want: []string{"RG0003 Ingress apps/typo", "RG0003 HTTPRoute apps/indented"}},
 	})

@@ -3,8 +3,11 @@ package schema
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -62,7 +65,11 @@ func check(c *analysis.Context, o *manifest.Object, into any) {
 	}
 	strict, err := sjson.UnmarshalStrict(data, into)
 	if err != nil {
-		c.Reportf(o, analysis.CodeMalformed, "%s; the API server rejects this %s; fix the field's type", describeTypeError(err), o.Kind)
+		// JSON decoding reports only the first type error; decode each
+		// field on its own to name them all.
+		for _, e := range fieldErrors(o, into) {
+			c.Reportf(o, analysis.CodeMalformed, "%s; the API server rejects this %s; fix the field's type", describeTypeError(e), o.Kind)
+		}
 		return
 	}
 	for _, e := range strict {
@@ -143,10 +150,56 @@ func goKind(t string) string {
 		return "an integer"
 	case strings.HasPrefix(t, "float"):
 		return "a number"
-	case t == "string":
+	case t == "string" || stringTypes[elem]:
 		return "a string"
+	case elem == "PortNumber" || elem == "Weight":
+		return "an integer"
 	case t == "bool":
 		return "a boolean"
 	}
 	return "a value of type " + elem
+}
+
+// fieldErrors decodes each top-level field, and each field of spec, alone
+// into a fresh value of into's type and returns the type errors found.
+func fieldErrors(o *manifest.Object, into any) []error {
+	fresh := func() any { return reflect.New(reflect.TypeOf(into).Elem()).Interface() }
+	try := func(body map[string]any) error {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		_, err = sjson.UnmarshalStrict(data, fresh())
+		return err
+	}
+	var errs []error
+	keys := slices.Sorted(maps.Keys(o.Body))
+	for _, k := range keys {
+		spec, isMap := o.Body[k].(map[string]any)
+		if k != "spec" || !isMap {
+			if err := try(map[string]any{k: o.Body[k]}); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		for _, sk := range slices.Sorted(maps.Keys(spec)) {
+			if err := try(map[string]any{"spec": map[string]any{sk: spec[sk]}}); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) == 0 { // should not happen; keep the whole object's error
+		errs = append(errs, try(o.Body))
+	}
+	return errs
+}
+
+// stringTypes are named string types of the Gateway API and core types
+// that appear in type errors.
+var stringTypes = map[string]bool{
+	"Hostname": true, "PreciseHostname": true, "SectionName": true, "ObjectName": true, "Namespace": true,
+	"Kind": true, "Group": true, "GatewayController": true, "HTTPMethod": true, "HTTPHeaderName": true,
+	"HeaderName": true, "AnnotationKey": true, "AnnotationValue": true, "ProtocolType": true,
+	"PathMatchType": true, "TLSModeType": true, "FromNamespaces": true, "Protocol": true,
+	"ServiceType": true, "PathType": true, "Quantity": true,
 }

@@ -10,7 +10,8 @@
 // message"), exiting 1 when a finding is an error. It is the analyze
 // pipeline without the report formats, for benchmarking before
 // `routeguard analyze` exists. ROUTEGUARD_CPUPROFILE=FILE writes a CPU
-// profile of the pipeline; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers
+// profile of the pipeline, ROUTEGUARD_MEMPROFILE=FILE a heap profile taken
+// after the analysis; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers
 // out (to measure what they cost).
 package main
 
@@ -66,6 +67,12 @@ func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintf(stderr, "routeguard-istio: %v\n", err)
 		return 2
+	}
+	if p := os.Getenv("ROUTEGUARD_MEMPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			_ = pprof.Lookup("heap").WriteTo(f, 0)
+			f.Close()
+		}
 	}
 	for _, f := range res.Findings {
 		fmt.Fprintf(stdout, "%s %s %s %s: %s\n", f.Source, f.Code, f.Severity, f.Object, f.Message)

@@ -1,0 +1,100 @@
+package registry
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// TestAnalyzersReadOnlyWhatTheyDeclare runs each analyzer over every
+// fixture twice: over the whole set, and over only the kinds its Metadata
+// declares (plus the Namespaces, and a bare Namespace for each other
+// namespace the whole set renders, so "which namespaces does the app
+// render" stays the same). An analyzer
+// that reads an undeclared kind finds something different.
+func TestAnalyzersReadOnlyWhatTheyDeclare(t *testing.T) {
+	files, err := filepath.Glob("../*/testdata/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range Builtin() {
+		md := a.Metadata()
+		if dynamicInputs[md.Name] {
+			continue
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs, err := manifest.Decode(f, data)
+			if err != nil {
+				continue
+			}
+			full := manifest.NewSet()
+			if err := full.AddAll(objs); err != nil {
+				t.Fatal(err)
+			}
+			want := run(t, a, full)
+			got := run(t, a, declaredOnly(t, full, md.Inputs))
+			if !slices.Equal(got, want) {
+				t.Errorf("%s on %s reads kinds it does not declare:\nwith all kinds:      %v\nwith declared kinds: %v", md.Name, f, want, got)
+			}
+		}
+	}
+}
+
+// dynamicInputs are analyzers whose input kinds depend on the set itself:
+// policy.CRDOrdering reads the resources of whatever kinds the rendered
+// CustomResourceDefinitions define.
+var dynamicInputs = map[string]bool{"policy.CRDOrdering": true}
+
+func run(t *testing.T, a analysis.Analyzer, s *manifest.Set) []string {
+	t.Helper()
+	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: s, Analyzers: []analysis.Analyzer{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, f.Code+" "+f.Object.String()+" "+f.Message)
+	}
+	return out
+}
+
+func declaredOnly(t *testing.T, full *manifest.Set, inputs []manifest.GroupKind) *manifest.Set {
+	t.Helper()
+	out := manifest.NewSet()
+	namespaces := map[string]bool{}
+	for _, o := range full.Objects() {
+		if o.Namespace != "" {
+			namespaces[o.Namespace] = true
+		}
+		// Namespace objects say which namespaces the app renders (a fact of
+		// the Context, not an input), so they are always kept.
+		if slices.Contains(inputs, o.GroupKind()) || (o.Group() == "" && o.Kind == "Namespace") {
+			if err := out.Add(o); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for ns := range namespaces {
+		if _, ok := out.Lookup("", "Namespace", "", ns); ok {
+			continue
+		}
+		o, err := manifest.FromBody(map[string]any{"apiVersion": "v1", "kind": "Namespace",
+			"metadata": map[string]any{"name": ns}}, manifest.Source{File: "synthetic", Line: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
