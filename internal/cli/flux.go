@@ -4,8 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/registry"
+	"github.com/routeguard/routeguard/internal/plugins"
+	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/report"
 
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/flux"
@@ -40,6 +47,10 @@ type fluxBuildFlags struct {
 	allowNetwork bool
 	kubeVersion  string
 	output       string
+	report       string
+	failOn       string
+	config       string
+	analyze      bool
 }
 
 func runFluxBuild(ctx context.Context, env *Env, args []string) int {
@@ -53,6 +64,10 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and remote Helm charts")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 	fs.StringVarP(&f.output, "output", "o", "yaml", "manifest output format: yaml or json")
+	fs.StringVar(&f.report, "report", "", "print the analysis report on stdout in this format (text, json, sarif, junit, gitlab) instead of the manifests")
+	fs.StringVar(&f.failOn, "fail-on", "", "lowest severity that fails the run: error, warning or never (default: failOn of .routeguard.yaml, else error)")
+	fs.StringVar(&f.config, "config", "", "path of the .routeguard.yaml with the analysis settings (default: PATH's directory's, else the repository root's)")
+	fs.BoolVar(&f.analyze, "analyze", true, "run the analysis (--analyze=false only builds)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -61,6 +76,14 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 	}
 	if f.output != "yaml" && f.output != "json" {
 		return failf(env, "--output must be yaml or json, got %q", f.output)
+	}
+	if f.failOn != "" {
+		if _, err := config.Parse("--fail-on", []byte("failOn: "+f.failOn)); err != nil {
+			return failf(env, "--fail-on must be error, warning or never, got %q", f.failOn)
+		}
+	}
+	if f.report != "" && !f.analyze {
+		return failf(env, "--report needs the analysis; drop --analyze=false")
 	}
 	path := "."
 	if fs.NArg() == 1 {
@@ -114,19 +137,92 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 			return failf(env, "%v (built by %s %s/%s)", err, b.Object.Kind, b.Object.Namespace, b.Object.Name)
 		}
 	}
+	code := ExitOK
 	var buf bytes.Buffer
-	if f.output == "json" {
-		err = manifest.WriteJSON(&buf, all.Objects())
-	} else {
-		err = manifest.WriteYAML(&buf, all.Objects())
+	if f.analyze {
+		run, err := analyzeFluxBuild(ctx, env, &f, inv, path, all)
+		if err != nil {
+			return failf(env, "%v", err)
+		}
+		reportTo, format := env.Stderr, "text"
+		if f.report != "" {
+			reportTo, format = io.Writer(&buf), f.report
+		}
+		var rbuf bytes.Buffer
+		w, err := report.New(format, &rbuf, report.Options{Version: Version})
+		if err != nil {
+			return failf(env, "--report: %v", err)
+		}
+		if f.report != "" || len(run.findings) > 0 {
+			if err := report.WriteAll(w, run.findings); err != nil {
+				return failf(env, "writing report: %v", err)
+			}
+		}
+		if _, err := reportTo.Write(rbuf.Bytes()); err != nil {
+			return failf(env, "writing report: %v", err)
+		}
+		if run.pluginFailed {
+			code = ExitError
+		} else if run.failed {
+			code = ExitFindings
+		}
 	}
-	if err != nil {
-		return failf(env, "%v", err)
+	if f.report == "" {
+		if f.output == "json" {
+			err = manifest.WriteJSON(&buf, all.Objects())
+		} else {
+			err = manifest.WriteYAML(&buf, all.Objects())
+		}
+		if err != nil {
+			return failf(env, "%v", err)
+		}
 	}
 	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
 		return failf(env, "writing output: %v", err)
 	}
-	return ExitOK
+	return code
+}
+
+// analyzeFluxBuild runs every analyzer (built-in and plugins) on everything
+// the build produced, with the settings of --config, else the
+// .routeguard.yaml of PATH's directory, else the repository root's.
+func analyzeFluxBuild(ctx context.Context, env *Env, f *fluxBuildFlags, inv *flux.Inventory, path string, set *manifest.Set) (*analyzeRun, error) {
+	dir, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	cfg, err := loadConfig(f.config, dir, inv.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	ctxSet, err := renderContext(ctx, cfg, inv.RepoRoot, render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes})
+	if err != nil {
+		return nil, err
+	}
+	settings, err := settingsOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: inv.RepoRoot,
+		Set: set, Executable: env.Executable, Getenv: env.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
+		Analyzers: append(registry.All(), session.Analyzers()...)})
+	if err != nil {
+		return nil, err
+	}
+	failOn := firstNonEmpty(f.failOn, cfg.FailOn, "error")
+	out := &analyzeRun{findings: res.Findings, pluginFailed: session.Report(env.Stderr)}
+	if failOn != "never" {
+		min, _ := analysis.ParseSeverity(failOn)
+		out.failed = res.Max() >= min && res.Max() > 0
+	}
+	return out, nil
 }
 
 // applyTransforms runs the traffic transforms of the .routeguard.yaml that

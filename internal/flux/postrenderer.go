@@ -1,0 +1,119 @@
+package flux
+
+import (
+	"bytes"
+	"fmt"
+
+	fluxkustomize "github.com/fluxcd/pkg/kustomize"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Labels helm-controller's origin-labels post-renderer sets on every object.
+const (
+	HelmReleaseNameLabel      = HelmGroup + "/name"
+	HelmReleaseNamespaceLabel = HelmGroup + "/namespace"
+)
+
+// postRenderer is helm-controller's combined post-renderer: each
+// spec.postRenderers[].kustomize (patches and images) in order, then the
+// origin labels. It implements helm.sh/helm/v4/pkg/postrenderer.PostRenderer.
+type postRenderer struct {
+	kustomizations []kustypes.Kustomization
+	name, ns       string
+}
+
+func newPostRenderer(hr *manifest.Object) (*postRenderer, error) {
+	spec, _ := hr.Body["spec"].(map[string]any)
+	pr := &postRenderer{name: hr.Name, ns: hr.Namespace}
+	list, _ := spec["postRenderers"].([]any)
+	for i, item := range list {
+		m, _ := item.(map[string]any)
+		k, ok := m["kustomize"].(map[string]any)
+		if !ok {
+			continue
+		}
+		data, err := yaml.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		var kz struct {
+			Patches []kustypes.Patch `json:"patches"`
+			Images  []kustypes.Image `json:"images"`
+		}
+		if err := yaml.UnmarshalStrict(data, &kz); err != nil {
+			return nil, fmt.Errorf("spec.postRenderers[%d].kustomize: %w", i, err)
+		}
+		pr.kustomizations = append(pr.kustomizations, kustypes.Kustomization{
+			TypeMeta: kustypes.TypeMeta{APIVersion: kustypes.KustomizationVersion, Kind: kustypes.KustomizationKind},
+			Patches:  kz.Patches,
+			Images:   kz.Images,
+		})
+	}
+	return pr, nil
+}
+
+// Run applies the post-renderers to Helm's rendered manifests.
+func (p *postRenderer) Run(in *bytes.Buffer) (*bytes.Buffer, error) {
+	cur := in.Bytes()
+	for i, k := range p.kustomizations {
+		out, err := runKustomize(k, cur)
+		if err != nil {
+			return nil, fmt.Errorf("spec.postRenderers[%d].kustomize: %w", i, err)
+		}
+		cur = out
+	}
+	return originLabels(cur, p.name, p.ns)
+}
+
+// runKustomize builds the rendered manifests as the only resource of k in
+// memory, as helm-controller's Kustomize post-renderer does.
+func runKustomize(k kustypes.Kustomization, manifests []byte) ([]byte, error) {
+	fs := filesys.MakeFsInMemory()
+	const input = "helm-output.yaml"
+	if err := fs.WriteFile(input, manifests); err != nil {
+		return nil, err
+	}
+	k.Resources = []string{input}
+	data, err := yaml.Marshal(k)
+	if err != nil {
+		return nil, err
+	}
+	if err := fs.WriteFile("kustomization.yaml", data); err != nil {
+		return nil, err
+	}
+	resMap, err := fluxkustomize.Build(fs, ".")
+	if err != nil {
+		return nil, err
+	}
+	return resMap.AsYaml()
+}
+
+// originLabels sets helm-controller's origin labels on every object.
+func originLabels(manifests []byte, name, ns string) (*bytes.Buffer, error) {
+	objs, err := manifest.Decode("helm-output.yaml", manifests)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	for _, o := range objs {
+		md, _ := o.Body["metadata"].(map[string]any)
+		labels, _ := md["labels"].(map[string]any)
+		if labels == nil {
+			labels = map[string]any{}
+			md["labels"] = labels
+		}
+		labels[HelmReleaseNameLabel] = name
+		labels[HelmReleaseNamespaceLabel] = ns
+		data, err := yaml.Marshal(o.Body)
+		if err != nil {
+			return nil, err
+		}
+		out.WriteString("---\n")
+		out.Write(data)
+	}
+	return &out, nil
+}

@@ -1,0 +1,112 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"helm.sh/helm/v4/pkg/action"
+	"helm.sh/helm/v4/pkg/chart"
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	"helm.sh/helm/v4/pkg/postrenderer"
+	release "helm.sh/helm/v4/pkg/release/v1"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// ReleaseOptions describe a Helm release rendered by a controller that
+// computes its own values and post-renderers (Flux's helm-controller), where
+// HelmTemplate's `helm template` flags do not fit.
+type ReleaseOptions struct {
+	Name        string
+	Namespace   string
+	ValuesFiles []string       // merged first, relative to the chart (spec.chart.spec.valuesFiles)
+	Values      map[string]any // merged over the files (valuesFrom + spec.values, already merged)
+	KubeVersion string
+	// PostRenderer runs on the rendered manifests, through Helm's own
+	// post-render step (helm-controller sets Kustomize patches and its
+	// origin labels here).
+	PostRenderer postrenderer.PostRenderer
+}
+
+// RenderRelease installs the chart in chartDir client-only (Helm SDK, no
+// cluster, no network) and returns the release's objects, hooks left out, as
+// helm-controller applies them. Reads are confined to repoRoot.
+func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOptions) (*manifest.Set, error) {
+	r, err := newRoot(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := r.resolve(chartDir)
+	if err != nil {
+		return nil, fmt.Errorf("chart %w", err)
+	}
+	if !fileExists(dir + "/Chart.yaml") {
+		return nil, fmt.Errorf("%s: no Chart.yaml; the chart path must be a chart directory in the repository", r.rel(dir))
+	}
+	if err := r.checkTree(dir); err != nil {
+		return nil, err
+	}
+	ch, err := loader.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(dir), err)
+	}
+	acc, err := chart.NewAccessor(ch)
+	if err != nil {
+		return nil, err
+	}
+	if req := acc.MetaDependencies(); len(req) > 0 {
+		if err := action.CheckDependencies(ch, req); err != nil {
+			return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ and commit them", r.rel(dir), err)
+		}
+	}
+	vals, err := mergeValues(r, dir, HelmOptions{ValuesFiles: o.ValuesFiles})
+	if err != nil {
+		return nil, err
+	}
+	vals = loader.MergeMaps(vals, o.Values)
+	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
+	install := action.NewInstall(cfg)
+	install.DryRunStrategy = action.DryRunClient
+	install.Replace = true
+	install.ReleaseName = o.Name
+	install.Namespace = o.Namespace
+	install.IncludeCRDs = true
+	install.PostRenderer = o.PostRenderer
+	if o.KubeVersion != "" {
+		kv, err := common.ParseKubeVersion(o.KubeVersion)
+		if err != nil {
+			return nil, fmt.Errorf("kube version %q: %w", o.KubeVersion, err)
+		}
+		install.KubeVersion = kv
+	}
+	rel, err := install.RunWithContext(ctx, ch, vals)
+	if err != nil {
+		return nil, fmt.Errorf("%s: helm install (client-only) failed: %w", r.rel(dir), err)
+	}
+	rv1, ok := rel.(*release.Release)
+	if !ok {
+		return nil, fmt.Errorf("%s: unexpected Helm release type %T", r.rel(dir), rel)
+	}
+	set := manifest.NewSet()
+	chartRel := r.rel(dir)
+	for _, d := range splitHelmManifest(rv1.Manifest) {
+		file := chartRel
+		if _, rest, ok := strings.Cut(d.Template, "/"); ok && d.Template != "" {
+			file = chartRel + "/" + rest
+		}
+		objs, err := manifest.Decode(file, []byte(d.Content))
+		if err != nil {
+			return nil, fmt.Errorf("chart rendered invalid YAML: %w", err)
+		}
+		for _, obj := range objs {
+			obj.Source.Line = 0
+		}
+		if err := set.AddAll(objs); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
