@@ -84,7 +84,7 @@ func findings(c *analysis.Context, analyzer string, codes map[string]sdk.Code, i
 			af.Object = c.Ref(o)
 			af.Source = o.Source
 		}
-		if f.File != "" {
+		if f.File != "" && (f.File != af.Source.File || f.Line != af.Source.Line) {
 			af.Source = manifest.Source{File: f.File, Line: f.Line}
 		}
 		out = append(out, af)

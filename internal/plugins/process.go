@@ -73,7 +73,10 @@ func (p *process) call(ctx context.Context, what string, fn func(ctx context.Con
 	if err == nil {
 		return nil
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// The plugin's gRPC server enforces the same deadline and may reset
+	// the stream a moment before the host's own timer fires.
+	deadline, _ := ctx.Deadline()
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || time.Until(deadline) < 100*time.Millisecond {
 		p.kill()
 		return fmt.Errorf("%s: no answer within %s (plugins.timeout); the plugin was stopped", what, p.spec.Timeout)
 	}
