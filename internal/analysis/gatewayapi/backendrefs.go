@@ -39,6 +39,12 @@ func (BackendRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 					zero = false
 				}
 				checkBackend(c, r, b)
+				for _, m := range mirrors(b) {
+					checkBackend(c, r, m)
+				}
+			}
+			for _, m := range mirrors(rule) {
+				checkBackend(c, r, m)
 			}
 			if zero {
 				c.Reportf(r, analysis.CodeBackendZeroWeight,
@@ -119,4 +125,16 @@ func portList(svc *manifest.Object) string {
 		return "none"
 	}
 	return s
+}
+
+// mirrors returns the backendRefs of the RequestMirror filters of a rule or
+// of a backendRef.
+func mirrors(m map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, f := range field.Maps(m, "filters") {
+		if b := field.Map(f, "requestMirror", "backendRef"); b != nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }

@@ -54,6 +54,8 @@ func TestBackendRefs(t *testing.T) {
 			Want: []string{"RG1103 HTTPRoute other/web"}},
 		{Name: "grant found among context objects", Files: with("backend_cross_namespace.yaml"),
 			Context: []string{"grant_apps.yaml"}},
+		{Name: "mirror backends checked too", Files: with("backend_mirror.yaml"),
+			Want: []string{"RG1101 HTTPRoute apps/mirrored"}},
 		{Name: "namespace not rendered, other backend kinds skipped", Files: with("backend_outside.yaml"),
 			Want: []string{"RG0001 HTTPRoute apps/web"}},
 	})
@@ -77,6 +79,8 @@ func TestRouteConflicts(t *testing.T) {
 		{Name: "distinct routes", Files: []string{"gateway.yaml", "routes_distinct.yaml"}},
 		{Name: "same hostname and match on one listener", Files: []string{"gateway.yaml", "conflict_routes.yaml"},
 			Want: []string{"RG1301 HTTPRoute apps/b"}},
+		{Name: "GRPC method claimed twice, older route wins", Files: []string{"gateway.yaml", "conflict_grpc_timestamps.yaml"},
+			Want: []string{"RG1301 GRPCRoute apps/a-newer"}},
 	})
 }
 
