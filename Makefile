@@ -9,7 +9,7 @@ export GOFLAGS
 all: build
 
 build:
-	$(GO) build -o $(BIN)/routeguard ./cmd/routeguard
+	$(GO) build -o $(BIN)/routeguard ./cmd/routeguard && $(GO) build -o $(BIN)/routeguard-istio ./cmd/routeguard-istio
 
 # demo: build routeguard and render every bundled example app.
 demo: build
