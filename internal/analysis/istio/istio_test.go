@@ -59,6 +59,7 @@ var grid = []struct {
 	{"workload-pods.yaml", Options{}, []string{
 		"IST0102 info Namespace legacy testdata/workload-pods.yaml:12",
 		"IST0144 warning StatefulSet shop/db testdata/workload-pods.yaml:33",
+		"IST0118 info Service legacy/db testdata/workload-pods.yaml:54",
 	}},
 }
 
@@ -113,6 +114,7 @@ func TestMessagesKeepIstioText(t *testing.T) {
 		{"gateway-selector.yaml", `Referenced selector not found: "app=private-gateway"`},
 		{"dr-subset-unbacked.yaml", "The Subset green defined in the DestinationRule does not select any pods"},
 		{"bad-spec.yaml", "Schema validation error: spec does not decode as VirtualService"},
+		{"workload-pods.yaml", "Port name db (port: 5432, targetPort: 5432) doesn't follow"},
 	} {
 		fs, err := Analyze(context.Background(), load(t, tc.file), Options{})
 		if err != nil {
