@@ -61,12 +61,16 @@ func (inv *Inventory) buildHelmRelease(ctx context.Context, hr *manifest.Object,
 	}
 	// Helm leaves the namespace of namespaced objects to the client (helm
 	// install -n); helm-controller applies them in the release namespace.
+	out := manifest.NewSet()
 	for _, o := range set.Objects() {
 		if o.Namespace == "" && !clusterScoped(o) {
 			o.SetNamespace(namespace)
 		}
+		if err := out.Add(o); err != nil {
+			return nil, err
+		}
 	}
-	return set, nil
+	return out, nil
 }
 
 // releaseName is helm-controller's GetReleaseName (shortened as it does

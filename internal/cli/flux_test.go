@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+const fluxRepo = "../flux/testdata/repo"
+
+func TestFluxBuildBadInput(t *testing.T) {
+	tests := []struct {
+		cluster string
+		want    []string // each must appear in stderr
+	}{
+		{"bad-strict", []string{"apps/strict/configmap.yaml:1", "ConfigMap settings", `variable not set (strict mode): "zone_never_set"`, "Kustomization flux-system/strict (clusters/bad-strict/ks.yaml:1)"}},
+		{"bad-malformed", []string{"apps/malformed/configmap.yaml:1", "ConfigMap settings", "missing closing brace", "Kustomization flux-system/malformed"}},
+		{"bad-missing-cm", []string{"clusters/bad-missing-cm/ks.yaml:1", "Kustomization flux-system/missing-cm", "ConfigMap flux-system/cluster-vars is not in the repository", "optional: true"}},
+		{"bad-path", []string{"clusters/bad-path/ks.yaml:1", "Kustomization flux-system/no-path", `spec.path "./apps/does-not-exist": no such directory`}},
+		{"bad-values", []string{"clusters/bad-values/hr.yaml:1", "HelmRelease apps/strict", "image.tag is required"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.cluster, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "--repo-root", fluxRepo, fluxRepo+"/clusters/"+tc.cluster)
+			if code != ExitError {
+				t.Fatalf("exit %d, want %d; stderr %s", code, ExitError, stderr)
+			}
+			if stdout != "" {
+				t.Fatalf("stdout not empty on failure:\n%s", stdout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestFluxBuildStrictSwitch(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "--strict=false", "--analyze=false", "--repo-root", fluxRepo, fluxRepo+"/clusters/bad-strict")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "region: eu\n") || !strings.Contains(stdout, "zone: null") {
+		t.Fatalf("non-strict substitution should set region and leave zone empty (null, as Flux does):\n%s", stdout)
+	}
+}
+
+func TestFluxBuildSelectAndSecrets(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--name", "plain", "-n", "flux-system", "--analyze=false", "--repo-root", fluxRepo, fluxRepo+"/clusters/good")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"name: t-web-x", "namespace: web", "value: s3cr3t-t0ken", "image: nginx:1.27", "replicas: 3", `note: "${left_alone}"`, "owner: platform"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	if strings.Contains(stdout, "helm.toolkit.fluxcd.io") {
+		t.Errorf("--name plain built the HelmRelease too")
+	}
+	if _, stderr, code := runCLI(t, "", "flux", "build", "--name", "nope", "--repo-root", fluxRepo, fluxRepo+"/clusters/good"); code != ExitError || !strings.Contains(stderr, `no Kustomization or HelmRelease named "nope"`) {
+		t.Errorf("unknown name: exit %d, %s", code, stderr)
+	}
+}
+
+func TestFluxBuildRemoteChartWarns(t *testing.T) {
+	_, stderr, code := runCLI(t, "", "flux", "build", "--all", "--analyze=false", "--repo-root", fluxRepo, fluxRepo+"/clusters/good")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "warning: clusters/good/apps.yaml:88: HelmRelease flux-system/remote") || !strings.Contains(stderr, "cannot be rendered offline") {
+		t.Fatalf("no warning for the remote chart:\n%s", stderr)
+	}
+}
+
+func TestFluxBuildExamples(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "../../examples/flux/clusters/prod")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Transforms of examples/flux/apps/reviews-gateway/.routeguard.yaml ran.
+	for _, w := range []string{"name: reviews-blue\n      port: 9080\n      weight: 80", "name: reviews-green\n      port: 9080\n      weight: 20", "hostnames:\n  - reviews.shop.example.com"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	report, _, code := runCLI(t, "", "flux", "build", "--all", "--report", "json", "../../examples/flux/clusters/prod")
+	if code != ExitOK || !strings.Contains(report, `"findings": []`) && !strings.Contains(report, `"findings": null`) {
+		t.Fatalf("json report (exit %d):\n%s", code, report)
+	}
+}
+
+func TestFluxBuildUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"flux", "build", fluxRepo + "/clusters/good"},
+		{"flux", "build", "--all", "--name", "x", fluxRepo},
+		{"flux", "nope"},
+		{"flux", "build", "--all", "--fail-on", "sometimes", fluxRepo},
+	} {
+		stdout, stderr, code := runCLI(t, "", args...)
+		if code != ExitError || stdout != "" || stderr == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
