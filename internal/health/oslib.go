@@ -10,10 +10,13 @@ import (
 
 // The safe os library Argo CD gives health scripts (util/lua/oslib_safe.go):
 // only os.time and os.date, with the same behaviour, including that
-// os.date(format, t) formats t in local time even when format starts with "!".
+// os.date(format, t) formats t in local time even when format starts with "!",
+// and that opening the library registers time and date into the table module
+// (Argo CD passes lua.TabLibName), so there is no global os: scripts must
+// `local os = require("os")`, which the preloaded loader answers.
 
 func openSafeOs(l *lua.LState) int {
-	l.Push(l.RegisterModule(lua.OsLibName, safeOsFuncs))
+	l.Push(l.RegisterModule(lua.TabLibName, safeOsFuncs))
 	return 1
 }
 

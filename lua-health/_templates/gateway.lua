@@ -12,6 +12,9 @@
 -- for WAIT_SECONDS after metadata.creationTimestamp and Degraded after that. The Flux CEL
 -- twin (health.cel.yaml) has no clock and stays InProgress; Flux's timeout ends the wait.
 local WAIT_SECONDS = 300
+-- Argo CD's VM has no global os without open libraries; require returns its safe os
+-- (time and date only).
+local os = require("os")
 
 local hs = {}
 

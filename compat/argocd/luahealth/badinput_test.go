@@ -46,12 +46,12 @@ func verdictOf(t testing.TB, s script, obj map[string]any) {
 	}
 }
 
-// TestRandomStatusShapes feeds 400 random status shapes per kind, from a
+// TestRandomStatusShapes feeds 200 random status shapes per kind, from a
 // fixed seed, to every script through Argo CD's VM.
 func TestRandomStatusShapes(t *testing.T) {
 	r := randSource{rand.New(rand.NewSource(20261130))}
 	for _, s := range scripts(t) {
-		for i := 0; i < 400; i++ {
+		for i := 0; i < 200; i++ {
 			verdictOf(t, s, object(r, s.apiVersion, s.kind))
 		}
 	}

@@ -11,6 +11,9 @@
 -- because something is probably missing. The Flux CEL twin (health.cel.yaml) has no
 -- clock and stays InProgress instead; Flux's own timeout ends the wait there.
 local WAIT_SECONDS = 300
+-- Argo CD's VM has no global os without open libraries; require returns its safe os
+-- (time and date only).
+local os = require("os")
 local KIND = "TCPRoute"
 local SPEC_REFS = "parentRefs"
 local NEED_RESOLVED = true
