@@ -18,12 +18,12 @@ demo: build
 test: test-main test-compat
 
 test-main: build
-	$(GO) test -count=1 ./...
+	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
 
 # test-compat runs routeguard's artifacts through Argo CD's own code
 # (argocd-cmp-server, Lua VM, notifications). Cold build: ~4 minutes.
 test-compat: build
-	cd compat/argocd && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 ./...
+	cd compat/argocd && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -5,21 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"sigs.k8s.io/yaml"
 )
 
 // WriteYAML writes objects as a YAML stream, each document introduced by
 // "---", keys sorted: the same objects always give the same bytes.
 func WriteYAML(w io.Writer, objs []*Object) error {
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	y := &yamlWriter{w: bw}
 	for _, o := range objs {
-		data, err := yaml.Marshal(o.Body)
-		if err != nil {
+		bw.WriteString("---\n")
+		if err := y.mapping(o.Body, 0, false); err != nil {
 			return fmt.Errorf("%s: encoding %s: %w", o.Source, o, err)
 		}
-		bw.WriteString("---\n")
-		bw.Write(data)
 	}
 	return bw.Flush()
 }
