@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fluxcd/cli-utils/pkg/kstatus/polling/engine"
 	"github.com/fluxcd/cli-utils/pkg/kstatus/status"
+	"github.com/fluxcd/pkg/apis/kustomize"
 	"github.com/fluxcd/pkg/runtime/cel"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -17,30 +19,34 @@ type CELResult struct {
 	Err    error
 }
 
-// Evaluator evaluates one check's CEL twin. Build it once; it is safe for
-// concurrent use.
+// Evaluator evaluates one check's CEL twin through the status reader
+// kustomize-controller registers for healthCheckExprs. Build it once.
 type Evaluator struct {
-	se *cel.StatusEvaluator
+	reader engine.StatusReader
 }
 
 // NewEvaluator parses the expressions as kustomize-controller does
-// (cel.NewStatusEvaluator: parsed, not type-checked).
+// (cel.NewStatusReader over the Kustomization's healthCheckExprs: parsed, not
+// type-checked).
 func NewEvaluator(c Check) (*Evaluator, error) {
-	se, err := cel.NewStatusEvaluator(&c.CEL.HealthCheckExpressions)
+	ctor, err := cel.NewStatusReader([]kustomize.CustomHealthCheck{c.CEL})
 	if err != nil {
 		return nil, fmt.Errorf("%s/health.cel.yaml: %w", c.Dir, err)
 	}
-	return &Evaluator{se: se}, nil
+	// The RESTMapper is only used to fetch objects from a cluster; here the
+	// object is given.
+	return &Evaluator{reader: ctor(nil)}, nil
 }
 
-// Evaluate runs the expressions on obj: first the observedGeneration rule,
-// then inProgress, failed, current; none true is InProgress.
+// Evaluate runs the expressions on obj as the status poller does: first the
+// observedGeneration rule, then inProgress, failed, current (none true is
+// InProgress); an evaluation error becomes Unknown with the error.
 func (e *Evaluator) Evaluate(ctx context.Context, obj map[string]any) CELResult {
-	res, err := e.se.Evaluate(ctx, &unstructured.Unstructured{Object: obj})
+	rs, err := e.reader.ReadStatusForObject(ctx, nil, &unstructured.Unstructured{Object: obj})
 	if err != nil {
 		return CELResult{Status: string(status.UnknownStatus), Err: err}
 	}
-	return CELResult{Status: string(res.Status)}
+	return CELResult{Status: string(rs.Status), Err: rs.Error}
 }
 
 // FluxStatusFor maps an Argo CD health status to the kstatus status its
