@@ -6,10 +6,12 @@
 -- A condition whose observedGeneration is older than metadata.generation does not count.
 -- Malformed status (not an object, lists that are not lists) is Degraded with a message.
 --
--- Time: when no controller has reported status (status absent, no status.parents, or a spec.parentRefs entry without status), the check waits
--- WAIT_SECONDS after metadata.creationTimestamp (Progressing) and then reports Degraded,
--- because something is probably missing. The Flux CEL twin (health.cel.yaml) has no
--- clock and stays InProgress instead; Flux's own timeout ends the wait there.
+-- Time: when no controller has reported status
+-- (status absent, no status.parents, or a spec.parentRefs entry without status),
+-- the check waits WAIT_SECONDS after metadata.creationTimestamp (Progressing) and then
+-- reports Degraded, because something is probably missing. The Flux CEL twin
+-- (health.cel.yaml) has no clock and stays InProgress instead (and cannot evaluate an
+-- object without status at all); Flux's own timeout ends the wait there.
 local WAIT_SECONDS = 300
 -- Argo CD's VM has no global os without open libraries; require returns its safe os
 -- (time and date only).
