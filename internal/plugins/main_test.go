@@ -14,6 +14,7 @@ var bins struct {
 	dir      string
 	test     string // testdata/testplugin
 	testV2   string // the same, speaking protocol version 2
+	teams    string // plugins/examples/team-hosts
 	istioErr error
 	istio    string // cmd/routeguard-istio, built on first use
 	once     sync.Once
@@ -28,8 +29,13 @@ func TestMain(m *testing.M) {
 	bins.dir = dir
 	bins.test = filepath.Join(dir, "testplugin")
 	bins.testV2 = filepath.Join(dir, "testplugin-v2")
-	for _, b := range []struct{ out, ldflags string }{{bins.test, ""}, {bins.testV2, "-X main.protocol=2"}} {
-		if err := goBuild(b.out, "./testdata/testplugin", b.ldflags); err != nil {
+	bins.teams = filepath.Join(dir, "team-hosts")
+	for _, b := range []struct{ out, pkg, ldflags string }{
+		{bins.test, "./testdata/testplugin", ""},
+		{bins.testV2, "./testdata/testplugin", "-X main.protocol=2"},
+		{bins.teams, "../../plugins/examples/team-hosts", ""},
+	} {
+		if err := goBuild(b.out, b.pkg, b.ldflags); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.RemoveAll(dir)
 			os.Exit(2)

@@ -40,8 +40,8 @@ type Metadata struct {
 }
 
 // Object is one rendered Kubernetes object. Body is the whole object as
-// JSON values (map[string]any, []any, string, float64, bool, nil);
-// APIVersion, Kind, Namespace and Name are copied out of it.
+// JSON values (map[string]any, []any, string, int64 for integers, float64,
+// bool, nil); APIVersion, Kind, Namespace and Name are copied out of it.
 type Object struct {
 	APIVersion string `json:"-"`
 	Kind       string `json:"-"`

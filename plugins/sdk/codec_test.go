@@ -1,0 +1,65 @@
+package sdk
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCodecRoundTrip(t *testing.T) {
+	body := map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "a", "namespace": "ns", "labels": map[string]any{}},
+		"data": map[string]any{
+			"int": int64(-42), "big": int64(1 << 62), "float": 0.25, "t": true, "f": false, "nil": nil,
+			"list": []any{"x", int64(1), []any{}, map[string]any{"k": "ü"}}, "empty": "",
+		},
+	}
+	req := &Request{DefaultNamespace: "apps", Config: []byte(`{"a":1}`),
+		Objects: []Object{{File: "a.yaml", Line: 9, Context: true, Body: body}, {File: "b.yaml", Body: map[string]any{"kind": "X"}}}}
+	data, err := EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeRequest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Objects[0].Body, body) {
+		t.Errorf("body:\n got %#v\nwant %#v", got.Objects[0].Body, body)
+	}
+	o := got.Objects[0]
+	if o.File != "a.yaml" || o.Line != 9 || !o.Context || o.Kind != "ConfigMap" || o.Namespace != "ns" || o.Name != "a" {
+		t.Errorf("object %+v", o)
+	}
+	if got.DefaultNamespace != "apps" || string(got.Config) != `{"a":1}` || got.Objects[1].Context || got.Objects[1].Kind != "X" {
+		t.Errorf("request %+v", got)
+	}
+	// int (from YAML decoders) travels as int64.
+	data, _ = EncodeRequest(&Request{Objects: []Object{{Body: map[string]any{"n": 3}}}})
+	if got, _ := DecodeRequest(data); got.Objects[0].Body["n"] != int64(3) {
+		t.Errorf("int decoded as %#v", got.Objects[0].Body["n"])
+	}
+}
+
+func TestCodecRejects(t *testing.T) {
+	if _, err := EncodeRequest(&Request{Objects: []Object{{File: "f", Line: 2, Body: map[string]any{"c": make(chan int)}}}}); err == nil ||
+		!strings.Contains(err.Error(), "object 0 (f:2): value of type chan int is not JSON-compatible") {
+		t.Errorf("encode chan: %v", err)
+	}
+	good, _ := EncodeRequest(&Request{Objects: []Object{{Body: map[string]any{"k": []any{"v", 1.5}}}}})
+	deep := []byte(requestMagic + "\x00\x00\x01\x00\x00\x00" + strings.Repeat("\x06\x01", 600))
+	for name, data := range map[string][]byte{
+		"empty":     nil,
+		"bad magic": []byte("JSON{}"),
+		"truncated": good[:len(good)-3],
+		"trailing":  append(append([]byte{}, good...), 0),
+		"huge":      []byte(requestMagic + "\x00\x00\xff\xff\xff\xff\x0f"),
+		"bad tag":   []byte(requestMagic + "\x00\x00\x01\x00\x00\x00\x63"),
+		"too deep":  deep,
+	} {
+		if _, err := DecodeRequest(data); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
+	}
+}
