@@ -41,7 +41,7 @@ const nasty = "route \"storefront\" <v2> & `canary` said: it's broken\nsecond li
 const nastyName = "storefront\"<&>`v2`"
 
 // bundleData reads argocd-notifications-cm data from the committed patch.
-func bundleData(t *testing.T) map[string]string {
+func bundleData(t testing.TB) map[string]string {
 	t.Helper()
 	raw, err := os.ReadFile(bundlePath)
 	if err != nil {
@@ -67,7 +67,7 @@ type apiOptions struct {
 // plus the user's service.slack and context) and argocd-notifications-secret,
 // Argo CD's informers, notifications-engine's factory and Argo CD's
 // GetFactorySettings (which defines the template variables).
-func newAPI(t *testing.T, slack *fakeSlack, o apiOptions) api.API {
+func newAPI(t testing.TB, slack *fakeSlack, o apiOptions) api.API {
 	t.Helper()
 	data := bundleData(t)
 	data["service.slack"] = "token: $slack-token\napiURL: " + slack.apiURL() + "\n"
@@ -104,7 +104,7 @@ func newAPI(t *testing.T, slack *fakeSlack, o apiOptions) api.API {
 
 // loadApp reads an Application fixture and replaces the placeholders
 // "@nasty", "@nasty-name" and "@comparison-error" in its strings.
-func loadApp(t *testing.T, name string) map[string]any {
+func loadApp(t testing.TB, name string) map[string]any {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -121,7 +121,7 @@ func loadApp(t *testing.T, name string) map[string]any {
 	}).(map[string]any)
 }
 
-func comparisonError(t *testing.T) string {
+func comparisonError(t testing.TB) string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", "routeguard-comparison-error.txt"))
 	if err != nil {
@@ -164,7 +164,7 @@ func set(obj map[string]any, value any, path ...string) {
 
 // captureErrors records what Argo CD's code logs at error level: trigger
 // conditions that fail to evaluate are logged, not returned.
-func captureErrors(t *testing.T) func() []string {
+func captureErrors(t testing.TB) func() []string {
 	t.Helper()
 	hook := logtest.NewGlobal()
 	t.Cleanup(hook.Reset)

@@ -39,13 +39,11 @@ type fakeSlack struct {
 	mu    sync.Mutex
 	posts []slackPost
 	hooks []hookPost
-	// arrived is signalled after each request is recorded.
-	arrived chan struct{}
 }
 
-func newFakeSlack(t *testing.T) *fakeSlack {
+func newFakeSlack(t testing.TB) *fakeSlack {
 	t.Helper()
-	f := &fakeSlack{arrived: make(chan struct{}, 1000)}
+	f := &fakeSlack{}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -55,7 +53,6 @@ func (f *fakeSlack) apiURL() string  { return f.srv.URL + "/api/" }
 func (f *fakeSlack) hookURL() string { return f.srv.URL + "/hooks/T0000/B0000/routeguard" }
 
 func (f *fakeSlack) serve(w http.ResponseWriter, r *http.Request) {
-	defer func() { f.arrived <- struct{}{} }()
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/api/chat.postMessage":
 		if err := r.ParseForm(); err != nil {
@@ -126,7 +123,7 @@ func unescapeSlack(s string) string {
 }
 
 // str reads a string at a path of nested JSON maps and arrays ("fields.0.value").
-func str(t *testing.T, v any, path ...any) string {
+func str(t testing.TB, v any, path ...any) string {
 	t.Helper()
 	cur := v
 	for _, p := range path {
