@@ -10,12 +10,12 @@ import (
 // access is guarded with type() so that no status shape makes an expression
 // fail to evaluate; the one error left is an absent status (see docs/health.md).
 
-const celGeneration = `type(metadata.?generation.orValue(null)) == int`
+const celGeneration = `type(metadata.?generation.orValue(null)) in [int, double]`
 
 // counts is true when c is a condition of type t that is not older than the
 // object's generation (observedGeneration may be an integer or numeric string).
 func counts(c, t string) string {
-	return fmt.Sprintf(`(type(%[1]s) == map && %[1]s.?type.orValue('') == '%[2]s' && !(%[3]s && (type(%[1]s.?observedGeneration.orValue(null)) == int && %[1]s.observedGeneration < metadata.generation || type(%[1]s.?observedGeneration.orValue(null)) == string && %[1]s.observedGeneration.matches('^[0-9]+$') && int(%[1]s.observedGeneration) < metadata.generation)))`, c, t, celGeneration)
+	return fmt.Sprintf(`(type(%[1]s) == map && %[1]s.?type.orValue('') == '%[2]s' && !(%[3]s && (type(%[1]s.?observedGeneration.orValue(null)) in [int, double] && %[1]s.observedGeneration < metadata.generation || type(%[1]s.?observedGeneration.orValue(null)) == string && %[1]s.observedGeneration.matches('^[0-9]+$') && int(%[1]s.observedGeneration) < metadata.generation)))`, c, t, celGeneration)
 }
 
 // mapish is true for a map, or an empty list (Lua cannot tell {} from []).
@@ -58,7 +58,7 @@ func routeCEL(k kind) celExprs {
 	entries := list("status", k.list)
 	conds := list("p", "conditions")
 	failed := []string{
-		`!` + mapish("status"),
+		`!(status == null || ` + mapish("status")[1:],
 		malformedList("status", k.list),
 		fmt.Sprintf(`%s.exists(p, !%s || %s || %s)`, entries, mapish("p"), malformedList("p", "conditions"),
 			condFailed(conds, "c", []string{"Accepted", "ResolvedRefs"})),
@@ -89,7 +89,7 @@ func gatewayCEL() celExprs {
 	listenerFailed := condFailed(lc, "c", []string{"Accepted", "Programmed", "ResolvedRefs"}) + ` || ` +
 		lc + `.exists(c, ` + counts("c", "Conflicted") + ` && c.?status.orValue('') == 'True')`
 	failed := []string{
-		`!` + mapish("status"),
+		`!(status == null || ` + mapish("status")[1:],
 		malformedList("status", "conditions"),
 		malformedList("status", "listeners"),
 		fmt.Sprintf("%s\n   && (%s\n       || %s.exists(l, !%s || %s || %s))", pickedUp,
@@ -109,17 +109,17 @@ func gatewayCEL() celExprs {
 func istioCEL() celExprs {
 	og := `status.?observedGeneration.orValue(null)`
 	inProgress := fmt.Sprintf(`type(status) == map && %s
-&& (type(%s) == int && status.observedGeneration != metadata.generation
+&& (type(%s) in [int, double] && status.observedGeneration != metadata.generation
     || type(%s) == string && status.observedGeneration.matches('^[0-9]+$') && int(status.observedGeneration) != metadata.generation)`, celGeneration, og, og)
 	vm := list("status", "validationMessages")
 	failed := []string{
-		`!` + mapish("status"),
+		`!(status == null || ` + mapish("status")[1:],
 		malformedList("status", "validationMessages"),
 		malformedList("status", "conditions"),
 		fmt.Sprintf(`%s.exists(m, !%s || type(m) == map && m.?level.orValue('') == 'ERROR')`, vm, mapish("m")),
 	}
 	current := []string{
-		mapish("status"),
+		`(status == null || ` + mapish("status")[1:],
 		`!` + list("status", "conditions") + `.exists(c, type(c) == map && c.?type.orValue('') == 'Reconciled' && !(` + counts("c", "Reconciled") + ` && c.?status.orValue('') == 'True'))`,
 	}
 	return celExprs{inProgress: inProgress, failed: strings.Join(failed, "\n|| "), current: strings.Join(current, "\n&& ")}
