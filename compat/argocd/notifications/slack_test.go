@@ -2,6 +2,8 @@ package notifications
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,12 +112,27 @@ func TestSlackComparisonErrorShowsRouteguardFindings(t *testing.T) {
 	lines := strings.Split(report, "\n")
 	summary := lines[0][strings.Index(lines[0], "routeguard: "):]
 
+	real, err := os.ReadFile(filepath.Join("..", "cmp", "testdata", "comparison-error.txt"))
+	if err != nil {
+		t.Fatalf("the ComparisonError captured from argocd-cmp-server by compat/argocd/cmp: %v", err)
+	}
+	realLines := strings.Split(strings.TrimRight(string(real), "\n"), "\n")
+	if len(realLines) < 2 || !strings.Contains(realLines[0], "routeguard: ") {
+		t.Fatalf("captured ComparisonError has no routeguard report:\n%s", real)
+	}
+	realSummary := realLines[0][strings.Index(realLines[0], "routeguard: "):]
 	cases := []struct {
 		name    string
 		message string
 		want    string
 	}{
 		{"routeguard report", report, "*" + summary + "*\n• " + strings.Join(lines[1:], "\n• ")},
+		{"report captured from argocd-cmp-server", string(real), "*" + realSummary + "*\n• " + strings.Join(realLines[1:], "\n• ")},
+		{
+			"report past routeguard's own limit",
+			lines[0] + strings.Repeat("\n"+lines[1], 20) + "\n... and 7 more\n",
+			"*" + summary + "*" + strings.Repeat("\n• "+lines[1], 5) + "\n… and 22 more findings",
+		},
 		{
 			"more than five findings",
 			lines[0] + strings.Repeat("\n"+lines[1], 8),
