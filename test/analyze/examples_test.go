@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 var (
@@ -63,9 +65,14 @@ func (f finding) key() string {
 // analyze runs the binary from the repository root and decodes its json report.
 func analyze(t *testing.T, args ...string) ([]finding, int, string) {
 	t.Helper()
+	return analyzeEnv(t, nil, args...)
+}
+
+func analyzeEnv(t *testing.T, env []string, args ...string) ([]finding, int, string) {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"analyze", "-o", "json"}, args...)...)
 	cmd.Dir = repoRoot
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -86,23 +93,30 @@ func analyze(t *testing.T, args ...string) ([]finding, int, string) {
 }
 
 // TestRightAppsHaveNoErrors analyzes every app the example Argo CD
-// Applications deploy, with the parameters they pass.
+// Applications deploy, as the routeguard CMP would: in the app's path, with
+// ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE set from the Application and its
+// values-files parameter passed as -f.
 func TestRightAppsHaveNoErrors(t *testing.T) {
-	apps := []struct {
-		path string
-		args []string
-	}{
-		{"examples/apps/backend", []string{"--namespace", "shop-prod", "-f", "values-prod.yaml"}},
-		{"examples/apps/edge", nil},
-		{"examples/apps/frontend/overlays/prod", nil},
-		{"examples/apps/reviews", nil},
-		{"examples/apps/routing/gateways", nil},
-		{"examples/apps/routing/ingresses", nil},
-		{"examples/apps/routing/istio", nil},
+	apps, err := filepath.Glob(filepath.Join(repoRoot, "examples", "argocd", "apps", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, app := range apps {
-		t.Run(app.path, func(t *testing.T) {
-			fs, code, stderr := analyze(t, append([]string{app.path}, app.args...)...)
+	if len(apps) < 5 {
+		t.Fatalf("found %d example Applications", len(apps))
+	}
+	for _, file := range apps {
+		app := readApplication(t, file)
+		t.Run(app.Metadata.Name, func(t *testing.T) {
+			args := []string{app.Spec.Source.Path}
+			for _, p := range app.Spec.Source.Plugin.Parameters {
+				if p.Name == "values-files" {
+					for _, v := range p.Array {
+						args = append(args, "-f", v)
+					}
+				}
+			}
+			env := []string{"ARGOCD_APP_NAME=" + app.Metadata.Name, "ARGOCD_APP_NAMESPACE=" + app.Spec.Destination.Namespace}
+			fs, code, stderr := analyzeEnv(t, env, args...)
 			if code != 0 {
 				t.Errorf("exit %d; stderr: %s", code, stderr)
 			}
@@ -113,6 +127,38 @@ func TestRightAppsHaveNoErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+type application struct {
+	Metadata struct{ Name string }
+	Spec     struct {
+		Source struct {
+			Path   string
+			Plugin struct {
+				Parameters []struct {
+					Name  string
+					Array []string
+				}
+			}
+		}
+		Destination struct{ Namespace string }
+	}
+}
+
+func readApplication(t *testing.T, file string) application {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var app application
+	if err := yaml.Unmarshal(data, &app); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if app.Spec.Source.Path == "" || app.Metadata.Name == "" {
+		t.Fatalf("%s: no name or source path", file)
+	}
+	return app
 }
 
 // TestBrokenAppsGiveWhatTheyPromise compares each broken app's RG findings
