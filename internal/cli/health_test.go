@@ -50,6 +50,15 @@ func TestHealthCheckCommand(t *testing.T) {
 			},
 		},
 		{
+			name:  "kubectl List as JSON, stale generation",
+			args:  []string{"check", "-"},
+			stdin: `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"networking.istio.io/v1","kind":"DestinationRule","metadata":{"name":"web","namespace":"apps","generation":3},"status":{"observedGeneration":2}}]}`,
+			code:  ExitOK,
+			contains: []string{
+				"DestinationRule apps/web (<stdin>:1)\n  argocd (Lua): Progressing: waiting for Istio to process generation 3 (status is for generation 2)\n  flux (CEL):   InProgress\n",
+			},
+		},
+		{
 			name:     "healthy gateway",
 			args:     []string{"check", fixture("gateway.networking.k8s.io/Gateway/testdata/healthy_programmed.yaml")},
 			code:     ExitOK,
