@@ -13,12 +13,13 @@ import (
 	"github.com/routeguard/routeguard/internal/synth"
 )
 
-// cmpRepo copies examples/ into a fresh directory, as argocd-cmp-server
-// unpacks the repository it is sent; the copy is the repository root.
+// cmpRepo copies examples/ into a fresh directory laid out like this
+// repository (<root>/examples/...), as argocd-cmp-server unpacks the
+// repository it is sent.
 func cmpRepo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS("../../examples")); err != nil {
+	if err := os.CopyFS(filepath.Join(root, "examples"), os.DirFS("../../examples")); err != nil {
 		t.Fatal(err)
 	}
 	return root
@@ -88,10 +89,10 @@ func TestCMPGenerateMatchesRender(t *testing.T) {
 		renderFlags   []string
 		params        string
 	}{
-		{"routing-gateways", "gateway-infra", "apps/routing/gateways", nil, ""},
-		{"frontend-prod", "shop-prod", "apps/frontend/overlays/prod", nil, ""},
-		{"backend-prod", "shop-prod", "apps/backend", []string{"-f", "values-prod.yaml"}, `[{"name":"values-files","array":["values-prod.yaml"]}]`},
-		{"reviews", "bookinfo", "apps/reviews", nil, ""},
+		{"routing-gateways", "gateway-infra", "examples/apps/routing/gateways", nil, ""},
+		{"frontend-prod", "shop-prod", "examples/apps/frontend/overlays/prod", nil, ""},
+		{"backend-prod", "shop-prod", "examples/apps/backend", []string{"-f", "values-prod.yaml"}, `[{"name":"values-files","array":["values-prod.yaml"]}]`},
+		{"reviews", "bookinfo", "examples/apps/reviews", nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.app, func(t *testing.T) {
@@ -117,16 +118,16 @@ func TestCMPGenerateMatchesRender(t *testing.T) {
 
 func TestCMPGenerateBroken(t *testing.T) {
 	root := cmpRepo(t)
-	dir := filepath.Join(root, "broken/dangling-service")
-	stdout, stderr, code := runCMPIn(context.Background(), dir, argoEnv("dangling", "checkout", "broken/dangling-service"), "cmp", "generate")
+	dir := filepath.Join(root, "examples/broken/dangling-service")
+	stdout, stderr, code := runCMPIn(context.Background(), dir, argoEnv("dangling", "checkout", "examples/broken/dangling-service"), "cmp", "generate")
 	if code != ExitFindings || stdout != "" {
 		t.Fatalf("exit %d, stdout %q; want exit 1 and nothing on stdout", code, stdout)
 	}
 	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
-	if lines[0] != "routeguard: 1 errors, 0 warnings in broken/dangling-service (directory)" {
+	if lines[0] != "routeguard: 1 errors, 0 warnings in examples/broken/dangling-service (directory)" {
 		t.Errorf("summary line %q", lines[0])
 	}
-	if len(lines) != 2 || !strings.HasPrefix(lines[1], "broken/dangling-service/app.yaml:") ||
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "examples/broken/dangling-service/app.yaml:") ||
 		!strings.Contains(lines[1], ": RG1101 error HTTPRoute checkout/cart: ") || !strings.Contains(lines[1], "cart-v2") {
 		t.Errorf("finding lines %q", lines[1:])
 	}
@@ -139,10 +140,10 @@ func TestCMPGenerateReportCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	if err := repo.Write(filepath.Join(root, "apps/synth")); err != nil {
+	if err := repo.Write(filepath.Join(root, "examples/apps/synth")); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code := runCMPIn(context.Background(), filepath.Join(root, "apps/synth"), argoEnv("synth", "", "apps/synth"), "cmp", "generate")
+	_, stderr, code := runCMPIn(context.Background(), filepath.Join(root, "examples/apps/synth"), argoEnv("synth", "", "examples/apps/synth"), "cmp", "generate")
 	if code != ExitFindings {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -162,12 +163,12 @@ func TestCMPParametersChangeOutput(t *testing.T) {
 		return runCMPIn(context.Background(), filepath.Join(root, path), argoEnv("app", "shop-prod", path, extra...), "cmp", "generate")
 	}
 	t.Run("values files and helm parameters", func(t *testing.T) {
-		prod, _, _ := gen("apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "values-files", "array": []string{"values-prod.yaml"}}))
-		dev, _, _ := gen("apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "values-files", "array": []string{"values-dev.yaml"}}))
+		prod, _, _ := gen("examples/apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "values-files", "array": []string{"values-prod.yaml"}}))
+		dev, _, _ := gen("examples/apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "values-files", "array": []string{"values-dev.yaml"}}))
 		if !strings.Contains(prod, "replicas: 6") || !strings.Contains(dev, "replicas: 1") {
 			t.Errorf("values files did not change replicas:\nprod:\n%s\ndev:\n%s", prod, dev)
 		}
-		set, stderr, code := gen("apps/backend", "ARGOCD_APP_PARAMETERS", params(t,
+		set, stderr, code := gen("examples/apps/backend", "ARGOCD_APP_PARAMETERS", params(t,
 			map[string]any{"name": "helm-parameters", "map": map[string]string{"replicaCount": "4"}},
 			map[string]any{"name": "release-name", "string": "shop"}))
 		if code != 0 || !strings.Contains(set, "replicas: 4") || !strings.Contains(set, "name: shop-backend") {
@@ -175,14 +176,14 @@ func TestCMPParametersChangeOutput(t *testing.T) {
 		}
 	})
 	t.Run("weights", func(t *testing.T) {
-		out, stderr, code := gen("apps/routing/istio", "ARGOCD_APP_PARAMETERS", params(t,
+		out, stderr, code := gen("examples/apps/routing/istio", "ARGOCD_APP_PARAMETERS", params(t,
 			map[string]any{"name": "weights", "map": map[string]string{"reviews": "blue 25, green 75"}}))
 		if code != 0 || !strings.Contains(out, "weight: 25") || !strings.Contains(out, "weight: 75") {
 			t.Errorf("weights not applied (exit %d, %s):\n%s", code, stderr, out)
 		}
 	})
 	t.Run("fail-on never and the report object", func(t *testing.T) {
-		out, stderr, code := gen("broken/dangling-service", "ARGOCD_APP_PARAMETERS", params(t,
+		out, stderr, code := gen("examples/broken/dangling-service", "ARGOCD_APP_PARAMETERS", params(t,
 			map[string]any{"name": "fail-on", "string": "never"}, map[string]any{"name": "report", "string": "configmap"}))
 		if code != 0 {
 			t.Fatalf("fail-on never: exit %d: %s", code, stderr)
@@ -200,24 +201,24 @@ func TestCMPParametersChangeOutput(t *testing.T) {
 			t.Errorf("report object does not carry the finding: %v", last.Body)
 		}
 		// fail-on from the plugin env, overridden by the parameter.
-		_, _, code = gen("broken/dangling-service", "ARGOCD_ENV_FAIL_ON", "never")
+		_, _, code = gen("examples/broken/dangling-service", "ARGOCD_ENV_FAIL_ON", "never")
 		if code != 0 {
 			t.Errorf("plugin env FAIL_ON=never: exit %d", code)
 		}
-		_, _, code = gen("broken/dangling-service", "ARGOCD_ENV_FAIL_ON", "never", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "fail-on", "string": "error"}))
+		_, _, code = gen("examples/broken/dangling-service", "ARGOCD_ENV_FAIL_ON", "never", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "fail-on", "string": "error"}))
 		if code != ExitFindings {
 			t.Errorf("parameter fail-on=error over plugin env never: exit %d, want 1", code)
 		}
 	})
 	t.Run("substitution variables", func(t *testing.T) {
-		app := filepath.Join(root, "apps/subst")
+		app := filepath.Join(root, "examples/apps/subst")
 		os.MkdirAll(app, 0o755)
 		os.WriteFile(filepath.Join(app, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: env}\ndata:\n  cluster: ${cluster}\n  domain: ${domain:=example.com}\n"), 0o644)
-		_, stderr, code := gen("apps/subst", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "substitution-variables", "map": map[string]string{"domain": "x.io"}}))
+		_, stderr, code := gen("examples/apps/subst", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "substitution-variables", "map": map[string]string{"domain": "x.io"}}))
 		if code != ExitError || !strings.Contains(stderr, "cluster") {
 			t.Errorf("unset variable without default: exit %d, stderr %q; want exit 2 naming it", code, stderr)
 		}
-		out, stderr, code := gen("apps/subst", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "substitution-variables", "map": map[string]string{"cluster": "prod-eu"}}))
+		out, stderr, code := gen("examples/apps/subst", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "substitution-variables", "map": map[string]string{"cluster": "prod-eu"}}))
 		if code != 0 || !strings.Contains(out, "cluster: prod-eu") || !strings.Contains(out, "domain: example.com") {
 			t.Errorf("substitution: exit %d %s\n%s", code, stderr, out)
 		}
@@ -242,11 +243,11 @@ func TestCMPParametersAnnouncement(t *testing.T) {
 		}
 		return byName
 	}
-	helm := announce("apps/backend")
+	helm := announce("examples/apps/backend")
 	if helm["values-files"]["collectionType"] != "array" || helm["helm-parameters"]["map"].(map[string]any)["replicaCount"] != "2" {
 		t.Errorf("helm app announcement: %v", helm)
 	}
-	istio := announce("apps/routing/istio")
+	istio := announce("examples/apps/routing/istio")
 	if w := istio["weights"]["map"].(map[string]any)["reviews"]; w != "blue 90, green 10" {
 		t.Errorf("current weights announced as %v", w)
 	}
@@ -257,7 +258,7 @@ func TestCMPParametersAnnouncement(t *testing.T) {
 		t.Errorf("fail-on default %v, want the .routeguard.yaml failOn", istio["fail-on"]["string"])
 	}
 	// After the UI sets weights, the announcement shows them as current.
-	changed := announce("apps/routing/istio", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "weights", "map": map[string]string{"reviews": "blue 50, green 50"}}))
+	changed := announce("examples/apps/routing/istio", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "weights", "map": map[string]string{"reviews": "blue 50, green 50"}}))
 	if w := changed["weights"]["map"].(map[string]any)["reviews"]; w != "blue 50, green 50" {
 		t.Errorf("weights after the parameter: %v", w)
 	}
@@ -274,12 +275,12 @@ func TestCMPNeverPrintsCredentials(t *testing.T) {
 		name, path string
 		extra      []string
 	}{
-		{"success", "apps/routing/gateways", nil},
-		{"findings", "broken/dangling-service", nil},
-		{"report object", "broken/dangling-service", []string{"ARGOCD_ENV_FAIL_ON", "never", "ARGOCD_ENV_REPORT", "configmap"}},
-		{"bad parameter", "apps/routing/gateways", []string{"ARGOCD_APP_PARAMETERS", "[{\"name\":\"nope\",\"string\":\"x\"}]"}},
-		{"bad plugin env", "apps/routing/gateways", []string{"ARGOCD_ENV_WHATEVER", "x"}},
-		{"render error", "apps/backend", []string{"ARGOCD_APP_PARAMETERS", "[{\"name\":\"values-files\",\"array\":[\"missing.yaml\"]}]"}},
+		{"success", "examples/apps/routing/gateways", nil},
+		{"findings", "examples/broken/dangling-service", nil},
+		{"report object", "examples/broken/dangling-service", []string{"ARGOCD_ENV_FAIL_ON", "never", "ARGOCD_ENV_REPORT", "configmap"}},
+		{"bad parameter", "examples/apps/routing/gateways", []string{"ARGOCD_APP_PARAMETERS", "[{\"name\":\"nope\",\"string\":\"x\"}]"}},
+		{"bad plugin env", "examples/apps/routing/gateways", []string{"ARGOCD_ENV_WHATEVER", "x"}},
+		{"render error", "examples/apps/backend", []string{"ARGOCD_APP_PARAMETERS", "[{\"name\":\"values-files\",\"array\":[\"missing.yaml\"]}]"}},
 	}
 	for _, c := range cases {
 		for _, sub := range []string{"generate", "parameters", "discover"} {
@@ -297,10 +298,10 @@ func TestCMPStaysInRepository(t *testing.T) {
 	root := cmpRepo(t)
 	outside := filepath.Join(t.TempDir(), "values-secret.yaml")
 	os.WriteFile(outside, []byte("replicaCount: 9\n"), 0o644)
-	os.Symlink(outside, filepath.Join(root, "apps/backend/values-link.yaml"))
-	for _, vf := range []string{"../../../" + filepath.Base(filepath.Dir(outside)) + "/values-secret.yaml", "values-link.yaml", outside} {
-		stdout, stderr, code := runCMPIn(context.Background(), filepath.Join(root, "apps/backend"),
-			argoEnv("backend", "shop", "apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "values-files", "array": []string{vf}})), "cmp", "generate")
+	os.Symlink(outside, filepath.Join(root, "examples/apps/backend/values-link.yaml"))
+	for _, vf := range []string{"../../../../" + filepath.Base(filepath.Dir(outside)) + "/values-secret.yaml", "values-link.yaml", outside} {
+		stdout, stderr, code := runCMPIn(context.Background(), filepath.Join(root, "examples/apps/backend"),
+			argoEnv("backend", "shop", "examples/apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "values-files", "array": []string{vf}})), "cmp", "generate")
 		if code != ExitError || stdout != "" || !strings.Contains(stderr, "outside the repository root") {
 			t.Errorf("values file %s: exit %d, stdout %d bytes, stderr %q; want a refusal", vf, code, len(stdout), stderr)
 		}
@@ -313,7 +314,7 @@ func TestCMPGenerateCancelled(t *testing.T) {
 	root := cmpRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	stdout, stderr, code := runCMPIn(ctx, filepath.Join(root, "apps/routing/gateways"), argoEnv("gw", "gateway-infra", "apps/routing/gateways"), "cmp", "generate")
+	stdout, stderr, code := runCMPIn(ctx, filepath.Join(root, "examples/apps/routing/gateways"), argoEnv("gw", "gateway-infra", "examples/apps/routing/gateways"), "cmp", "generate")
 	if code != ExitError || stdout != "" || !strings.Contains(stderr, "stopped before finishing") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -326,10 +327,10 @@ func TestCMPDiscoverCommand(t *testing.T) {
 		extra []string
 		want  string
 	}{
-		{"apps/routing/gateways", nil, ".routeguard.yaml\n"},
-		{"broken/dangling-service", nil, "app.yaml\n"},
-		{"apps/backend", nil, ""},
-		{"apps/backend", []string{"ARGOCD_APP_PARAMETERS", "null"}, "spec.source.plugin\n"},
+		{"examples/apps/routing/gateways", nil, ".routeguard.yaml\n"},
+		{"examples/broken/dangling-service", nil, "app.yaml\n"},
+		{"examples/apps/backend", nil, ""},
+		{"examples/apps/backend", []string{"ARGOCD_APP_PARAMETERS", "null"}, "spec.source.plugin\n"},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runCMPIn(context.Background(), filepath.Join(root, tt.path), argoEnv("x", "", tt.path, tt.extra...), "cmp", "discover")

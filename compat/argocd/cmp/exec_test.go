@@ -1,0 +1,5 @@
+package cmpcompat
+
+import "os/exec"
+
+var execCommand = exec.Command

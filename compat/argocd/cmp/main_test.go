@@ -1,0 +1,166 @@
+package cmpcompat
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	log "github.com/sirupsen/logrus"
+)
+
+// Plugin names (one argocd-cmp-server each, all in one socket directory).
+const (
+	pluginShipped    = "routeguard"        // cmp/plugin.yaml as shipped
+	pluginRenderOnly = "routeguard-render" // the same without analysis: the benchmark baseline
+	pluginCreds      = "routeguard-creds"  // shipped spec with provideGitCreds: true
+	pluginEnvProbe   = "env-probe"         // reports whether git credentials reached the plugin
+)
+
+var (
+	mainRoot  string // the main module (routeguard repository)
+	repoRoot  string // the repository copy streamed to the plugin: <repoRoot>/examples/...
+	binDir    string // holds routeguard, put first on the servers' PATH
+	sockDir   string
+	servers   []*exec.Cmd
+	serverLog bytes.Buffer
+)
+
+func TestMain(m *testing.M) {
+	code, err := setup()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cmp compat setup: %v\n%s", err, serverLog.String())
+		teardown()
+		os.Exit(2)
+	}
+	code = m.Run()
+	teardown()
+	if code != 0 {
+		fmt.Fprintf(os.Stderr, "argocd-cmp-server logs:\n%s", serverLog.String())
+	}
+	os.Exit(code)
+}
+
+func setup() (int, error) {
+	log.SetOutput(io.Discard) // Argo CD's client code logs every step
+	wd, err := os.Getwd()
+	if err != nil {
+		return 0, err
+	}
+	mainRoot = filepath.Clean(filepath.Join(wd, "..", "..", ".."))
+	tmp, err := os.MkdirTemp("", "routeguard-cmp-compat-")
+	if err != nil {
+		return 0, err
+	}
+	binDir = filepath.Join(tmp, "bin")
+	sockDir = filepath.Join(tmp, "plugins")
+	repoRoot = filepath.Join(tmp, "repo")
+	for _, d := range []string{binDir, sockDir, repoRoot} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return 0, err
+		}
+	}
+	cmpServer := filepath.Join(binDir, "argocd-cmp-server")
+	if err := run(filepath.Join(wd, ".."), "go", "build", "-o", cmpServer, "./cmd/argocd-cmp-server"); err != nil {
+		return 0, fmt.Errorf("building Argo CD's argocd-cmp-server: %w", err)
+	}
+	rg := os.Getenv("ROUTEGUARD_BIN")
+	if rg == "" {
+		rg = filepath.Join(tmp, "routeguard-built")
+		if err := run(mainRoot, "go", "build", "-o", rg, "./cmd/routeguard"); err != nil {
+			return 0, fmt.Errorf("building routeguard (set ROUTEGUARD_BIN to skip): %w", err)
+		}
+	}
+	if err := os.Symlink(rg, filepath.Join(binDir, "routeguard")); err != nil {
+		return 0, err
+	}
+	// The repository as Argo CD would unpack it: examples/ at its path.
+	if err := os.CopyFS(filepath.Join(repoRoot, "examples"), os.DirFS(filepath.Join(mainRoot, "examples"))); err != nil {
+		return 0, err
+	}
+	os.Setenv("ARGOCD_PLUGINSOCKFILEPATH", sockDir) // read by Argo CD's discovery on the client side
+	configs := map[string]string{pluginShipped: filepath.Join(mainRoot, "cmp")}
+	for name, spec := range map[string]string{
+		pluginRenderOnly: "generate:\n    command: [routeguard, cmp, generate, --render-only]\n",
+		pluginCreds:      "generate:\n    command: [routeguard, cmp, generate]\n  parameters:\n    dynamic:\n      command: [routeguard, cmp, parameters]\n  provideGitCreds: true\n",
+		pluginEnvProbe:   "generate:\n    command: [sh, -c]\n    args: ['printf \"apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: probe}\\ndata: {creds: \\\"%s\\\"}\\n\" $(env | grep -c ^ARGOCD_GIT_AUTH_HEADER=)']\n  provideGitCreds: true\n",
+	} {
+		dir := filepath.Join(tmp, "config-"+name)
+		os.MkdirAll(dir, 0o755)
+		body := "apiVersion: argoproj.io/v1alpha1\nkind: ConfigManagementPlugin\nmetadata:\n  name: " + name + "\nspec:\n  " + spec
+		if err := os.WriteFile(filepath.Join(dir, "plugin.yaml"), []byte(body), 0o644); err != nil {
+			return 0, err
+		}
+		configs[name] = dir
+	}
+	for name, dir := range configs {
+		if err := startServer(cmpServer, name, dir, filepath.Join(tmp, "work-"+name)); err != nil {
+			return 0, err
+		}
+	}
+	return 0, nil
+}
+
+func run(dir string, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%v: %s", err, out)
+	}
+	return nil
+}
+
+// startServer runs argocd-cmp-server as Argo CD's sidecar does, with the
+// plugin config in configDir, and waits for its socket.
+func startServer(bin, name, configDir, workDir string) error {
+	cmd := exec.Command(bin, "--config-dir-path", configDir, "--loglevel", "warn")
+	cmd.Env = append(os.Environ(),
+		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"ARGOCD_PLUGINSOCKFILEPATH="+sockDir,
+		"ARGOCD_CMP_WORKDIR="+workDir,
+	)
+	cmd.Stdout = &serverLog
+	cmd.Stderr = &serverLog
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	servers = append(servers, cmd)
+	sock := filepath.Join(sockDir, name+".sock")
+	for i := 0; i < 600; i++ {
+		if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("argocd-cmp-server for %s did not create %s", name, sock)
+}
+
+func teardown() {
+	for _, s := range servers {
+		s.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- s.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			s.Process.Kill()
+		}
+	}
+	if repoRoot != "" {
+		os.RemoveAll(filepath.Dir(repoRoot))
+	}
+}
+
+// requestContext is the repo-server's request deadline (60 s by default).
+func requestContext(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
