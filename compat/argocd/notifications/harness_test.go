@@ -57,9 +57,41 @@ func bundleData(t testing.TB) map[string]string {
 	return cm.Data
 }
 
+// helmValuesPath is the same content as argo-cd Helm chart values.
+var helmValuesPath = filepath.Join("..", "..", "..", "notifications", "dist", "argocd-helm-values.yaml")
+
+// helmData builds argocd-notifications-cm data from the Helm values the way
+// the argo-cd chart's template does: notifiers, templates and triggers are
+// written into data as they are keyed.
+func helmData(t testing.TB) map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile(helmValuesPath)
+	if err != nil {
+		t.Fatalf("read Helm values: %v", err)
+	}
+	var values struct {
+		Notifications struct {
+			Notifiers map[string]string `json:"notifiers"`
+			Templates map[string]string `json:"templates"`
+			Triggers  map[string]string `json:"triggers"`
+		} `json:"notifications"`
+	}
+	if err := yaml.UnmarshalStrict(raw, &values); err != nil {
+		t.Fatalf("%s: %v", helmValuesPath, err)
+	}
+	data := map[string]string{}
+	for _, m := range []map[string]string{values.Notifications.Notifiers, values.Notifications.Templates, values.Notifications.Triggers} {
+		for k, v := range m {
+			data[k] = v
+		}
+	}
+	return data
+}
+
 type apiOptions struct {
 	argocdURL string // "" leaves context.argocdUrl unset
 	extra     map[string]string
+	helm      bool // take the bundle from the Helm values instead of the Kustomize patch
 }
 
 // newAPI builds the notifications API the way Argo CD's notifications
@@ -70,6 +102,9 @@ type apiOptions struct {
 func newAPI(t testing.TB, slack *fakeSlack, o apiOptions) api.API {
 	t.Helper()
 	data := bundleData(t)
+	if o.helm {
+		data = helmData(t)
+	}
 	data["service.slack"] = "token: $slack-token\napiURL: " + slack.apiURL() + "\n"
 	if o.argocdURL != "" {
 		data["context"] = "argocdUrl: " + o.argocdURL + "\n"
