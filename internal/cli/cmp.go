@@ -13,6 +13,7 @@ import (
 	"github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/plugins"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/substitute"
 	"github.com/routeguard/routeguard/internal/transform"
@@ -190,6 +191,7 @@ func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
 	}
 	set := app.set
 	var findings []analysis.Finding
+	var pluginNotes bytes.Buffer // plugin notes and failures, for stderr
 	failed := false
 	if !renderOnly {
 		cfg := app.cfg
@@ -201,10 +203,22 @@ func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
 		if err != nil {
 			return cmpFail(ExitError, "%v", err)
 		}
+		if err := cmpCheckPlugins(cfg, app.res.RepoRoot); err != nil {
+			return cmpFail(ExitError, "%v", err)
+		}
+		session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: app.res.RepoRoot,
+			Set: set, Executable: env.Executable, Getenv: env.Getenv})
+		if err != nil {
+			return cmpFail(ExitError, "%v", err)
+		}
 		res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
-			Analyzers: registry.All(), DefaultNamespace: app.opts.Helm.Namespace})
+			Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: app.opts.Helm.Namespace})
 		if err != nil {
 			return cmpFail(ExitError, "analyzing %s: %v", app.label, err)
+		}
+		if session.Report(&pluginNotes) {
+			// A plugin failed and plugins.onError says fail: no manifests.
+			return cmpOutcome{stderr: pluginNotes.Bytes(), code: ExitError}
 		}
 		findings = res.Findings
 		failOn := firstNonEmpty(app.settings.FailOn, cfg.FailOn, "error")
@@ -215,9 +229,12 @@ func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
 	}
 	var stderr bytes.Buffer
 	if failed {
+		// The report comes first: Argo CD shows stderr as the ComparisonError.
 		cmp.WriteReport(&stderr, findings, app.label, string(app.res.Tool), cmp.ReportLimit)
+		stderr.Write(pluginNotes.Bytes())
 		return cmpOutcome{stderr: stderr.Bytes(), code: ExitFindings}
 	}
+	stderr.Write(pluginNotes.Bytes())
 	objs := set.Objects()
 	if app.settings.Report == cmp.ReportConfigMap {
 		rep, err := cmp.ReportObject(app.build, app.label, string(app.res.Tool), findings)
@@ -235,6 +252,38 @@ func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
 		return cmpFail(ExitError, "%v", err)
 	}
 	return cmpOutcome{stdout: out.Bytes(), stderr: stderr.Bytes(), code: ExitOK}
+}
+
+// cmpCheckPlugins refuses plugin binaries that the repository could supply:
+// the sidecar runs nothing from the repository it renders. Plugins must
+// live in the sidecar image (an absolute plugins.dir or path outside the
+// unpacked repository) and be pinned by checksum.
+func cmpCheckPlugins(cfg *config.Config, repoRoot string) error {
+	if cfg.Plugins == nil {
+		return nil
+	}
+	if cfg.Plugins.InsecureSkipVerify {
+		return fmt.Errorf("%s: plugins.insecureSkipVerify is refused by cmp generate: the Argo CD sidecar runs only plugins pinned by checksum; remove it", cfg.File)
+	}
+	specs, err := plugins.Specs(cfg.Plugins, cfg.File, repoRoot)
+	if err != nil {
+		return err
+	}
+	rootReal, err := filepath.EvalSymlinks(repoRoot)
+	if err != nil {
+		return err
+	}
+	for _, sp := range specs {
+		p := sp.Path
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		if rel, err := filepath.Rel(rootReal, p); err == nil && filepath.IsLocal(rel) {
+			return fmt.Errorf("%s: plugin %s is inside the repository (%s); cmp generate runs nothing from the repository it renders: "+
+				"put plugin binaries in the sidecar image and name them by absolute path (plugins.dir), see docs/cmp.md", cfg.File, sp.Name, filepath.ToSlash(rel))
+		}
+	}
+	return nil
 }
 
 func runCMPParameters(ctx context.Context, env *Env, args []string) int {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -148,7 +150,9 @@ func TestCMPGenerateReportCapped(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
-	if len(lines) != 22 || !strings.HasPrefix(lines[21], "... and ") || !strings.HasSuffix(lines[21], " more") {
+	// Plugin notes (routeguard: note: ...) may follow the report.
+	if len(lines) < 22 || !strings.HasPrefix(lines[21], "... and ") || !strings.HasSuffix(lines[21], " more") ||
+		(len(lines) > 22 && !strings.HasPrefix(lines[22], "routeguard: note: ")) {
 		t.Errorf("want summary, 20 findings and '... and K more'; got %d lines:\n%s", len(lines), stderr)
 	}
 	if !strings.HasPrefix(lines[0], "routeguard: ") || !strings.Contains(lines[0], " errors, ") {
@@ -336,6 +340,36 @@ func TestCMPDiscoverCommand(t *testing.T) {
 		stdout, stderr, code := runCMPIn(context.Background(), filepath.Join(root, tt.path), argoEnv("x", "", tt.path, tt.extra...), "cmp", "discover")
 		if code != 0 || stdout != tt.want {
 			t.Errorf("discover %s %v: exit %d, stdout %q, stderr %q; want %q", tt.path, tt.extra, code, stdout, stderr, tt.want)
+		}
+	}
+}
+
+// TestCMPRunsNothingFromTheRepository: plugin binaries named by the
+// repository's .routeguard.yaml are refused, pinned or not.
+func TestCMPRunsNothingFromTheRepository(t *testing.T) {
+	root := cmpRepo(t)
+	app := filepath.Join(root, "examples/broken/dangling-service")
+	marker := filepath.Join(t.TempDir(), "ran")
+	os.MkdirAll(filepath.Join(root, "tools"), 0o755)
+	script := "#!/bin/sh\ntouch " + marker + "\n"
+	os.WriteFile(filepath.Join(root, "tools/evil"), []byte(script), 0o755)
+	sum := sha256.Sum256([]byte(script))
+	for name, cfg := range map[string]string{
+		"pinned path":     "plugins:\n  items:\n    - name: evil\n      path: tools/evil\n      sha256: " + hex.EncodeToString(sum[:]) + "\n",
+		"directory":       "plugins:\n  dir: tools\n",
+		"skip verify":     "plugins:\n  insecureSkipVerify: true\n  items:\n    - name: evil\n      path: /bin/true\n",
+		"absolute inside": "plugins:\n  items:\n    - name: evil\n      path: " + filepath.Join(root, "tools/evil") + "\n      sha256: " + hex.EncodeToString(sum[:]) + "\n",
+	} {
+		os.WriteFile(filepath.Join(root, "tools/SHA256SUMS"), []byte(hex.EncodeToString(sum[:])+"  evil\n"), 0o644)
+		if err := os.WriteFile(filepath.Join(app, ".routeguard.yaml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := runCMPIn(context.Background(), app, argoEnv("x", "checkout", "examples/broken/dangling-service"), "cmp", "generate")
+		if code != ExitError || stdout != "" || !(strings.Contains(stderr, "runs nothing from the repository") || strings.Contains(stderr, "insecureSkipVerify is refused")) {
+			t.Errorf("%s: exit %d, stderr %q; want a refusal", name, code, stderr)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s: the repository's plugin ran", name)
 		}
 	}
 }
