@@ -3,6 +3,7 @@ package notifications
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 )
@@ -25,18 +27,26 @@ var appsGVR = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alph
 // A test-only trigger that fires once per value of an annotation: after each
 // change of the Application the test bumps it and waits for the controller
 // to record it, so it knows the controller has processed that version
-// (no sleeping, no timing).
+// (no sleeping for a fixed time, no timing).
 const tickTrigger = `- when: "true"
   oncePer: app.metadata.annotations['routeguard.test/tick']
   send: [routeguard-test-tick]
 `
 
-// TestControllerSendsSyncFailedOncePerRevision runs Argo CD's notifications
-// controller (informers, subscriptions from annotations, the "sync status
-// refreshed" check, notification state in the notified.notifications.argoproj.io
-// annotation) on a fake cluster with the bundle, and checks oncePer: one
-// message per failed revision, none for a retry of the same revision.
-func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
+// runningController is Argo CD's notifications controller
+// (notification_controller/controller) on a fake cluster holding the bundle
+// and one Application subscribed to trigger on the Slack channel "e2e".
+type runningController struct {
+	t     *testing.T
+	ctx   context.Context
+	slack *fakeSlack
+	apps  dynamic.ResourceInterface
+	name  string
+	tick  int
+}
+
+func startController(t *testing.T, fixture, trigger string) *runningController {
+	t.Helper()
 	slack := newFakeSlack(t)
 	data := bundleData(t)
 	data["service.slack"] = "token: $slack-token\napiURL: " + slack.apiURL() + "\n"
@@ -51,10 +61,10 @@ func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
 	if err := v1alpha1.SchemeBuilder.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	app := &unstructured.Unstructured{Object: loadApp(t, "app-sync-failed.yaml")}
+	app := &unstructured.Unstructured{Object: loadApp(t, fixture)}
 	app.SetAnnotations(map[string]string{
-		"notifications.argoproj.io/subscribe.on-sync-failed.slack": "e2e-failed",
-		"notifications.argoproj.io/subscribe.on-test-tick.slack":   "e2e-ticks",
+		"notifications.argoproj.io/subscribe." + trigger + ".slack": "e2e",
+		"notifications.argoproj.io/subscribe.on-test-tick.slack":    "e2e-ticks",
 		"routeguard.test/tick": "1",
 	})
 	dyn := dynamicfake.NewSimpleDynamicClient(scheme, app)
@@ -65,66 +75,81 @@ func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ctrl.Run(ctx, 1)
+	rc := &runningController{t: t, ctx: ctx, slack: slack, apps: dyn.Resource(appsGVR).Namespace(namespace), name: app.GetName(), tick: 1}
+	rc.processed()
+	return rc
+}
 
-	apps := dyn.Resource(appsGVR).Namespace(namespace)
-	// processed waits until the controller has recorded the tick in the
-	// Application's notification state, i.e. it evaluated that version.
-	processed := func(tick string) {
-		t.Helper()
-		deadline := time.Now().Add(60 * time.Second) // a hang guard, not a timing assertion
-		for time.Now().Before(deadline) {
-			cur, err := apps.Get(ctx, app.GetName(), metav1.GetOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			state := map[string]int64{}
-			_ = json.Unmarshal([]byte(cur.GetAnnotations()["notified.notifications.argoproj.io"]), &state)
-			for k := range state {
-				if strings.HasPrefix(k, tick+":on-test-tick:") {
-					return
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("the controller never processed tick %s", tick)
-	}
-	update := func(tick string, edit func(map[string]any)) {
-		t.Helper()
-		cur, err := apps.Get(ctx, app.GetName(), metav1.GetOptions{})
+// processed waits until the controller has recorded the current tick in the
+// Application's notification state, i.e. it evaluated that version.
+func (rc *runningController) processed() {
+	rc.t.Helper()
+	want := strconv.Itoa(rc.tick) + ":on-test-tick:"
+	deadline := time.Now().Add(60 * time.Second) // a hang guard, not a timing assertion
+	for time.Now().Before(deadline) {
+		cur, err := rc.apps.Get(rc.ctx, rc.name, metav1.GetOptions{})
 		if err != nil {
-			t.Fatal(err)
+			rc.t.Fatal(err)
 		}
-		ann := cur.GetAnnotations()
-		ann["routeguard.test/tick"] = tick
-		cur.SetAnnotations(ann)
-		edit(cur.Object)
-		if _, err := apps.Update(ctx, cur, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		processed(tick)
-	}
-	failedPosts := func() []slackPost {
-		var out []slackPost
-		for _, p := range slack.takePosts() {
-			if p.Channel == "e2e-failed" {
-				out = append(out, p)
+		state := map[string]int64{}
+		_ = json.Unmarshal([]byte(cur.GetAnnotations()["notified.notifications.argoproj.io"]), &state)
+		for k := range state {
+			if strings.HasPrefix(k, want) {
+				return
 			}
 		}
-		return out
+		time.Sleep(20 * time.Millisecond)
 	}
+	rc.t.Fatalf("the controller never processed tick %d", rc.tick)
+}
 
-	processed("1")
-	if got := failedPosts(); len(got) != 1 || !strings.Contains(got[0].Text, "revision "+failedLink) {
+// update edits the Application, bumps the tick and waits for the controller.
+func (rc *runningController) update(edit func(map[string]any)) {
+	rc.t.Helper()
+	cur, err := rc.apps.Get(rc.ctx, rc.name, metav1.GetOptions{})
+	if err != nil {
+		rc.t.Fatal(err)
+	}
+	rc.tick++
+	ann := cur.GetAnnotations()
+	ann["routeguard.test/tick"] = strconv.Itoa(rc.tick)
+	cur.SetAnnotations(ann)
+	edit(cur.Object)
+	if _, err := rc.apps.Update(rc.ctx, cur, metav1.UpdateOptions{}); err != nil {
+		rc.t.Fatal(err)
+	}
+	rc.processed()
+}
+
+// sent returns the messages posted to the subscribed channel since the last call.
+func (rc *runningController) sent() []slackPost {
+	var out []slackPost
+	for _, p := range rc.slack.takePosts() {
+		if p.Channel == "e2e" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// on-sync-failed: one message per failed revision, none for a retry of the
+// same revision, and one for a new revision even while the condition stays
+// true. Argo CD's controller keeps the state in the
+// notified.notifications.argoproj.io annotation and skips apps whose sync
+// status was not refreshed after the operation.
+func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
+	rc := startController(t, "app-sync-failed.yaml", "on-sync-failed")
+	if got := rc.sent(); len(got) != 1 || !strings.Contains(got[0].Text, "revision "+failedLink) {
 		t.Fatalf("first failure: %d messages %v, want one naming %s", len(got), got, failedLink)
 	}
 
 	// Auto-sync retries the same revision and fails again: no second message.
-	update("2", func(o map[string]any) {
+	rc.update(func(o map[string]any) {
 		set(o, "2026-11-30T03:20:00Z", "status", "operationState", "startedAt")
 		set(o, "2026-11-30T03:21:00Z", "status", "operationState", "finishedAt")
 		set(o, "2026-11-30T03:30:00Z", "status", "reconciledAt")
 	})
-	if got := failedPosts(); len(got) != 0 {
+	if got := rc.sent(); len(got) != 0 {
 		t.Fatalf("retry of the same revision sent %d messages", len(got))
 	}
 
@@ -132,15 +157,51 @@ func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
 	// that revision (without oncePer the controller would stay silent here,
 	// as Argo CD v2.14's catalog on-sync-failed does).
 	const rev2 = "1111111111222222222233333333334444444444"
-	update("3", func(o map[string]any) {
+	rc.update(func(o map[string]any) {
 		set(o, rev2, "status", "operationState", "syncResult", "revision")
 		set(o, "2026-11-30T03:40:00Z", "status", "operationState", "startedAt")
 		set(o, "2026-11-30T03:41:00Z", "status", "operationState", "finishedAt")
 		set(o, "2026-11-30T03:50:00Z", "status", "reconciledAt")
 	})
-	got := failedPosts()
+	got := rc.sent()
 	if len(got) != 1 || !strings.Contains(got[0].Text, "commit/"+rev2+"|1111111>") {
 		t.Fatalf("new revision: %d messages %v, want one naming %s", len(got), got, rev2)
 	}
+}
 
+// on-route-degraded has no oncePer: one message when a route becomes
+// degraded, none while it stays degraded, and one again after it recovered
+// and degraded anew.
+func TestControllerSendsRouteDegradedOnEachTransition(t *testing.T) {
+	rc := startController(t, "app-routes-degraded.yaml", "on-route-degraded")
+	if got := rc.sent(); len(got) != 1 || !strings.HasPrefix(got[0].Text, ":warning: Route degraded:") {
+		t.Fatalf("degraded: %d messages %v, want one", len(got), got)
+	}
+	healthy := func(o map[string]any) {
+		set(o, "Healthy", "status", "health", "status")
+		for _, r := range o["status"].(map[string]any)["resources"].([]any) {
+			set(r.(map[string]any), "Healthy", "health", "status")
+		}
+	}
+	rc.update(func(o map[string]any) { set(o, "2026-11-30T03:20:00Z", "status", "reconciledAt") })
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("still degraded: %d more messages", len(got))
+	}
+	rc.update(healthy)
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("recovered: %d messages", len(got))
+	}
+	rc.update(func(o map[string]any) {
+		set(o, "Degraded", "status", "health", "status")
+		r := o["status"].(map[string]any)["resources"].([]any)[1].(map[string]any) // the VirtualService
+		set(r, "Degraded", "health", "status")
+		set(r, "subset v3 not found", "health", "message")
+	})
+	got := rc.sent()
+	if len(got) != 1 {
+		t.Fatalf("degraded again: %d messages, want 1", len(got))
+	}
+	if text := str(t, got[0].Attachments[0], "text"); text != "• VirtualService web/storefront: subset v3 not found" {
+		t.Errorf("degraded again: text = %q", text)
+	}
 }
