@@ -30,6 +30,7 @@ var apiVersions = []string{"v1", "apps/v1", "networking.k8s.io/v1", "gateway.net
 // app is an Application as far as manifest generation is concerned.
 type app struct {
 	name, namespace, path string
+	root                  string                      // repository root; "" means repoRoot
 	source                *v1alpha1.ApplicationSource // nil: built from path and plugin
 	plugin                *v1alpha1.ApplicationSourcePlugin
 	repo                  *v1alpha1.Repository
@@ -56,7 +57,11 @@ func (a app) request() *repoapiclient.ManifestRequest {
 func generate(t testing.TB, a app) (*repoapiclient.ManifestResponse, error) {
 	t.Helper()
 	q := a.request()
-	return repository.GenerateManifests(requestContext(t), filepath.Join(repoRoot, q.ApplicationSource.Path), repoRoot, revision, q,
+	root := a.root
+	if root == "" {
+		root = repoRoot
+	}
+	return repository.GenerateManifests(requestContext(t), filepath.Join(root, q.ApplicationSource.Path), root, revision, q,
 		false, git.NoopCredsStore{}, resource.MustParse("0"), nil)
 }
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# bench-cmp.sh: GenerateManifest latency through Argo CD's own
+# argocd-cmp-server (built from github.com/argoproj/argo-cd/v2 in
+# compat/argocd), driven by the repo-server's GenerateManifests: routeguard as
+# shipped (render + analysis) beside the same plugin with --render-only, for
+# example apps and a 1,000-object synthetic app. Prints a Markdown table.
+#
+#   scripts/bench-cmp.sh [BIN_DIR]        (default: bin, built by `make build`)
+#   BENCH_CMP_COUNT=5 BENCH_CMP_BENCHTIME=10x scripts/bench-cmp.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-bin}
+count=${BENCH_CMP_COUNT:-5}
+benchtime=${BENCH_CMP_BENCHTIME:-10x}
+if [ ! -x "$bin/routeguard" ]; then
+	go build -o "$bin/routeguard" ./cmd/routeguard
+	go build -o "$bin/routeguard-istio" ./cmd/routeguard-istio
+fi
+rg=$(cd "$bin" && pwd)/routeguard
+raw=$(mktemp)
+trap 'rm -f "$raw"' EXIT
+(cd compat/argocd && ROUTEGUARD_BIN="$rg" go test -run '^$' -bench '^BenchmarkGenerateManifest$' \
+	-benchtime "$benchtime" -count "$count" ./cmp) | tee "$raw" >&2
+
+echo
+echo "GenerateManifest through argocd-cmp-server (mean of $count runs x $benchtime; $(nproc) CPUs; routeguard-istio $( [ -x "$(dirname "$rg")/routeguard-istio" ] && echo present || echo absent))"
+echo
+awk '
+/^BenchmarkGenerateManifest\// {
+	split($1, p, "/"); app = p[2]; plugin = p[3]; sub(/-[0-9]+$/, "", plugin)
+	ns = $3; sum[app, plugin] += ns; n[app, plugin]++
+	if (!(app in seen)) { seen[app] = 1; order[++apps] = app }
+}
+END {
+	print "| app | render only (ms) | routeguard: render + analysis (ms) | analysis on top of rendering |"
+	print "|---|---:|---:|---:|"
+	for (i = 1; i <= apps; i++) {
+		a = order[i]
+		r = sum[a, "routeguard-render"] / n[a, "routeguard-render"] / 1e6
+		g = sum[a, "routeguard"] / n[a, "routeguard"] / 1e6
+		printf "| %s | %.0f | %.0f | %+.0f%% |\n", a, r, g, (g - r) / r * 100
+	}
+}' "$raw"
