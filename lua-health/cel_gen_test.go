@@ -10,12 +10,12 @@ import (
 // access is guarded with type() so that no status shape makes an expression
 // fail to evaluate; the one error left is an absent status (see docs/health.md).
 
-const celGeneration = `type(metadata.?generation.orValue(null)) in [int, double]`
+const celGeneration = `(type(metadata.?generation.orValue(null)) == int || type(metadata.?generation.orValue(null)) == double)`
 
 // counts is true when c is a condition of type t that is not older than the
 // object's generation (observedGeneration may be an integer or numeric string).
 func counts(c, t string) string {
-	return fmt.Sprintf(`(type(%[1]s) == map && %[1]s.?type.orValue('') == '%[2]s' && !(%[3]s && (type(%[1]s.?observedGeneration.orValue(null)) in [int, double] && %[1]s.observedGeneration < metadata.generation || type(%[1]s.?observedGeneration.orValue(null)) == string && %[1]s.observedGeneration.matches('^[0-9]+$') && int(%[1]s.observedGeneration) < metadata.generation)))`, c, t, celGeneration)
+	return fmt.Sprintf(`(type(%[1]s) == map && %[1]s.?type.orValue('') == '%[2]s' && !(%[3]s && ((type(%[1]s.?observedGeneration.orValue(null)) == int || type(%[1]s.?observedGeneration.orValue(null)) == double) && %[1]s.observedGeneration < metadata.generation || type(%[1]s.?observedGeneration.orValue(null)) == string && %[1]s.observedGeneration.matches('^[0-9]+$') && int(%[1]s.observedGeneration) < metadata.generation)))`, c, t, celGeneration)
 }
 
 // mapish is true for a map, or an empty list (Lua cannot tell {} from []).
@@ -109,8 +109,8 @@ func gatewayCEL() celExprs {
 func istioCEL() celExprs {
 	og := `status.?observedGeneration.orValue(null)`
 	inProgress := fmt.Sprintf(`type(status) == map && %s
-&& (type(%s) in [int, double] && status.observedGeneration != metadata.generation
-    || type(%s) == string && status.observedGeneration.matches('^[0-9]+$') && int(status.observedGeneration) != metadata.generation)`, celGeneration, og, og)
+&& ((type(%s) == int || type(%s) == double) && status.observedGeneration != metadata.generation
+    || type(%s) == string && status.observedGeneration.matches('^[0-9]+$') && int(status.observedGeneration) != metadata.generation)`, celGeneration, og, og, og)
 	vm := list("status", "validationMessages")
 	failed := []string{
 		`!(status == null || ` + mapish("status")[1:],
