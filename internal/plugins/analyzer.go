@@ -61,7 +61,7 @@ func (a *Analyzer) run(ctx context.Context, c *analysis.Context) ([]analysis.Fin
 		<-enc
 		return nil, err
 	}
-	defer p.kill()
+	defer p.close()
 	var md sdk.Metadata
 	if err := p.call(ctx, "metadata", func(ctx context.Context) (err error) {
 		md, err = p.rpc.Metadata(ctx)

@@ -120,6 +120,10 @@ func (p *process) exited() bool {
 	return false
 }
 
+// close asks the plugin to exit and waits for it (go-plugin kills it when
+// it has not exited after two seconds).
+func (p *process) close() { p.client.Kill() }
+
 // kill stops the process at once (a plugin that hangs does not get the
 // graceful two seconds go-plugin would give it).
 func (p *process) kill() {
