@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# bench-analyze.sh: side-by-side of routeguard's analysis and
+# bench-analyze.sh: side-by-side of `routeguard analyze` and
 # `istioctl analyze --use-kube=false -A` (built from the Istio module version
-# in go.mod) on synthetic routing repositories of 1,000 and 10,000 objects.
-# Prints a Markdown table (also written to .bench/analyze.md).
+# in go.mod) on synthetic routing repositories of 1,000 and 10,000 objects
+# (internal/synth), in one run. Prints a Markdown table (also written to
+# .bench/analyze.md). See docs/analysis-bench.md.
 #
-#   scripts/bench-analyze.sh            # sizes 1000 10000, 3 runs each
+#   scripts/bench-analyze.sh                       # sizes 1000 10000, 3 runs each
 #   RUNS=5 SIZES="1000 10000 20000" scripts/bench-analyze.sh
 #
-# Needs: go, GNU time (/usr/bin/time; `apt-get install time`). The first run
-# builds istioctl in .bench/istioctl (several minutes, module proxy access).
+# Rows:
+#   routeguard analyze      bin/routeguard with the routeguard-istio plugin
+#                           beside it (the shipped layout: Istio out of process)
+#   routeguard, in-process  the same analysis with istio.Analyzers linked in
+#                           (internal/analysis/istio/cmd/routeguard-inproc)
+#   istioctl                istioctl analyze --use-kube=false -A DIR
+#
+# Needs: go, jq, GNU time (apt-get install -y jq time). The first run builds
+# istioctl in .bench (minutes; needs the Go module proxy).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -22,11 +30,26 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 
 die() { echo "bench-analyze: $*" >&2; exit 2; }
 [ -x "$TIME" ] || die "GNU time is missing: apt-get update && apt-get install -y time"
-mkdir -p "$BENCH/bin"
+command -v jq >/dev/null || die "jq is missing: apt-get update && apt-get install -y jq"
+mkdir -p "$BENCH/bin" "$BENCH/rg"
 
-echo "bench-analyze: building routeguard-synth and routeguard-istio" >&2
+echo "bench-analyze: building routeguard, routeguard-istio, routeguard-inproc, routeguard-synth" >&2
+go build -o "$BENCH/rg/routeguard" ./cmd/routeguard
+go build -o "$BENCH/bin/routeguard-istio" ./cmd/routeguard-istio
+go build -o "$BENCH/bin/routeguard-inproc" ./internal/analysis/istio/cmd/routeguard-inproc
 go build -o "$BENCH/bin/routeguard-synth" ./cmd/routeguard-synth
-go build -o "$BENCH/bin/routeguard-istio" ./internal/analysis/istio/cmd/routeguard-istio
+# The plugin is found beside routeguard; this stand-in records the plugin
+# process's peak RSS (VmHWM) while it runs: routeguard's own GNU time only
+# reports the larger of the two processes, and routeguard kills the plugin
+# when done, so the plugin cannot be wrapped in GNU time. Plugins get a
+# minimal environment, so every path is written into the script.
+PLUGIN_RSS=$BENCH/plugin.rss
+cat >"$BENCH/rg/routeguard-istio" <<WRAP
+#!/bin/sh
+(while [ -e /proc/\$\$/status ]; do /bin/grep VmHWM /proc/\$\$/status >>$PLUGIN_RSS 2>/dev/null; /bin/sleep 0.01; done) </dev/null >/dev/null 2>&1 &
+exec $BENCH/bin/routeguard-istio "\$@"
+WRAP
+chmod +x "$BENCH/rg/routeguard-istio"
 
 # istioctl from the same Istio module version, in a module of its own (its
 # main package needs modules the main module does not carry), resolved with
@@ -34,98 +57,92 @@ go build -o "$BENCH/bin/routeguard-istio" ./internal/analysis/istio/cmd/routegua
 ISTIO_VERSION=$(go list -m -f '{{.Version}}' istio.io/istio)
 ISTIOCTL=$BENCH/bin/istioctl
 if [ ! -x "$ISTIOCTL" ] || [ "$(cat "$BENCH/bin/istioctl.version" 2>/dev/null)" != "$ISTIO_VERSION" ]; then
-	echo "bench-analyze: building istioctl from istio.io/istio@$ISTIO_VERSION (takes minutes the first time)" >&2
+	echo "bench-analyze: building istioctl from istio.io/istio@$ISTIO_VERSION (minutes the first time)" >&2
 	mod=$BENCH/istioctl-module
 	rm -rf "$mod" && mkdir -p "$mod"
-	cat >"$mod/go.mod" <<MOD
-module routeguard.local/istioctl
-
-go 1.26.0
-
-require istio.io/istio $ISTIO_VERSION
-MOD
+	printf 'module routeguard.local/istioctl\n\ngo 1.26.0\n\nrequire istio.io/istio %s\n' "$ISTIO_VERSION" >"$mod/go.mod"
 	printf '//go:build tools\n\npackage tools\n\nimport _ "istio.io/istio/istioctl/cmd/istioctl"\n' >"$mod/tools.go"
 	(cd "$mod" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 && go build -o "$ISTIOCTL" istio.io/istio/istioctl/cmd/istioctl) ||
-		die "building istioctl failed; see the output of: (cd $mod && go build istio.io/istio/istioctl/cmd/istioctl)"
+		die "building istioctl failed; see: (cd $mod && go build istio.io/istio/istioctl/cmd/istioctl)"
 	echo "$ISTIO_VERSION" >"$BENCH/bin/istioctl.version"
 fi
 
-RG=$BENCH/bin/routeguard-istio
-# routeguard: the analyze pipeline (render the directory, every registered
-# analyzer including istio.Analyzers, one line per finding).
-rg_cmd() { echo "$RG pipeline $1"; }
-ic_cmd() { echo "$ISTIOCTL analyze --use-kube=false -A $1"; }
+export BENCH ISTIOCTL
 
-# measure NAME CMD...: runs CMD $RUNS times; keeps the fastest run's wall
-# and CPU time, the highest peak RSS, and the last run's output.
+# Each tool: a command, and a filter turning its output into one
+# "Kind ns/name" line per error finding (errors), plus the findings count.
+run_rg() { "$BENCH/rg/routeguard" analyze -o json "$1"; }
+run_inproc() { "$BENCH/bin/routeguard-inproc" pipeline "$1"; }
+run_istioctl() { "$ISTIOCTL" analyze --use-kube=false -A "$1"; }
+count_rg() { jq '.findings | length' "$1"; }
+errors_rg() { jq -r '.findings[] | select(.severity == "error") | "\(.object.kind) \(.object.namespace)/\(.object.name)"' "$1"; }
+count_inproc() { grep -c . "$1" || true; }
+errors_inproc() { awk '$3 == "error" { sub(/:$/, "", $5); print $4, $5 }' "$1"; }
+count_istioctl() { grep -cE '^(Error|Warning|Info) \[' "$1" || true; }
+errors_istioctl() { sed -n 's/^Error \[IST[0-9]*\] (\([^ ]*\) \([^ ]*\) .*/\1 \2/p' "$1"; }
+
+# measure TOOL DIR: runs the tool $RUNS times; prints the best wall and CPU
+# time, the highest peak RSS (MB) and, for routeguard, the plugin's.
 measure() {
-	local name=$1; shift
-	local best_wall="" best_cpu="" peak=0 i
+	local tool=$1 dir=$2 best_wall="" best_cpu="" peak=0 plugin=0 i
 	for ((i = 0; i < RUNS; i++)); do
-		"$TIME" -f "%e %U %S %M" -o "$BENCH/$name.time" "$@" >"$BENCH/$name.out" 2>"$BENCH/$name.err" || true
-		read -r wall user sys rss < <(tail -1 "$BENCH/$name.time")
+		: >"$PLUGIN_RSS"
+		"$TIME" -f "%e %U %S %M" -o "$BENCH/$tool.time" bash -c "$(declare -f "run_$tool"); run_$tool \"\$1\"" _ "$dir" \
+			>"$BENCH/$tool.out" 2>"$BENCH/$tool.err" || true
+		read -r wall user sys rss < <(tail -1 "$BENCH/$tool.time")
 		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
 		if [ -z "$best_wall" ] || awk -v a="$wall" -v b="$best_wall" 'BEGIN{exit !(a<b)}'; then best_wall=$wall; fi
 		if [ -z "$best_cpu" ] || awk -v a="$cpu" -v b="$best_cpu" 'BEGIN{exit !(a<b)}'; then best_cpu=$cpu; fi
 		[ "$rss" -gt "$peak" ] && peak=$rss
+		p=$(awk '{print $2}' "$PLUGIN_RSS" | sort -n | tail -1)
+		[ -n "$p" ] && [ "$p" -gt "$plugin" ] && plugin=$p
 	done
-	echo "$best_wall $best_cpu $peak"
-}
-
-# found OUT ERRPATTERN INJECTED: how many injected objects have an error
-# finding in OUT.
-found() {
-	local out=$1 pat=$2 injected=$3 n=0 ref
-	grep -E "$pat" "$out" >"$out.errors" || true
-	while IFS= read -r ref; do
-		grep -qE "$(printf '%s' "$ref" | sed 's/[.[\*^$/]/\\&/g')[ :)]" "$out.errors" && n=$((n + 1))
-	done <"$injected"
-	echo "$n"
+	echo "$best_wall $best_cpu $((peak / 1024)) $((plugin / 1024))"
 }
 
 table=$BENCH/analyze.md
 {
-	echo "| objects | tool | wall s (best of $RUNS) | CPU s | peak RSS MB | findings | errors | injected found |"
+	echo "| objects | tool | wall s (best of $RUNS) | CPU s | peak RSS MB | findings | errors | injected refs found |"
 	echo "|---:|---|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 declare -A WALL RSS
 for size in $SIZES; do
 	repo=$BENCH/repo-$size
 	rm -rf "$repo"
-	dangling=$((size / 200))
-	"$BENCH/bin/routeguard-synth" -objects "$size" -dangling "$dangling" -seed "$SEED" -out "$repo" \
+	"$BENCH/bin/routeguard-synth" -objects "$size" -dangling $((size / 200)) -seed "$SEED" -out "$repo" \
 		>"$BENCH/injected-$size.txt" 2>"$BENCH/synth-$size.log"
 	objects=$(sed -n 's/.*wrote \([0-9]*\) objects.*/\1/p' "$BENCH/synth-$size.log")
-	injected=$(wc -l <"$BENCH/injected-$size.txt")
+	injected=$(grep -c . "$BENCH/injected-$size.txt")
 	echo "bench-analyze: $objects objects, $injected injected dangling references" >&2
-
-	# shellcheck disable=SC2046
-	read -r w c m < <(measure "rg-$size" $(rg_cmd "$repo"))
-	total=$(grep -c . "$BENCH/rg-$size.out" || true)
-	errors=$(grep -c ' error ' "$BENCH/rg-$size.out" || true)
-	f=$(found "$BENCH/rg-$size.out" ' error ' "$BENCH/injected-$size.txt")
-	WALL[rg-$size]=$w RSS[rg-$size]=$m
-	echo "| $objects | routeguard (pipeline + istio.Analyzers) | $w | $c | $((m / 1024)) | $total | $errors | $f / $injected |" >>"$table"
-
-	# shellcheck disable=SC2046
-	read -r w c m < <(measure "istioctl-$size" $(ic_cmd "$repo"))
-	total=$(grep -cE '^(Error|Warning|Info) \[' "$BENCH/istioctl-$size.out" || true)
-	errors=$(grep -c '^Error \[' "$BENCH/istioctl-$size.out" || true)
-	f=$(found "$BENCH/istioctl-$size.out" '^Error \[' "$BENCH/injected-$size.txt")
-	WALL[ic-$size]=$w RSS[ic-$size]=$m
-	echo "| $objects | istioctl analyze --use-kube=false -A | $w | $c | $((m / 1024)) | $total | $errors | $f / $injected |" >>"$table"
+	for tool in rg inproc istioctl; do
+		read -r w c m p < <(measure "$tool" "$repo")
+		total=$("count_$tool" "$BENCH/$tool.out")
+		"errors_$tool" "$BENCH/$tool.out" | sort -u >"$BENCH/$tool-$size.errors"
+		errors=$("errors_$tool" "$BENCH/$tool.out" | grep -c . || true)
+		found=$(grep -cFxf "$BENCH/$tool-$size.errors" "$BENCH/injected-$size.txt" || true)
+		case $tool in
+		rg) name="routeguard analyze (+ routeguard-istio plugin)"; mem="$m (plugin $p)" ;;
+		inproc) name="routeguard, Istio in-process"; mem=$m ;;
+		istioctl) name="istioctl analyze --use-kube=false -A"; mem=$m ;;
+		esac
+		WALL[$tool-$size]=$w RSS[$tool-$size]=$m
+		echo "| $objects | $name | $w | $c | $mem | $total | $errors | $found / $injected |" >>"$table"
+	done
 done
 
 {
 	echo
-	echo "Load average during the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; Istio $ISTIO_VERSION; $(go version | cut -d' ' -f3)."
+	echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; istio.io/istio $ISTIO_VERSION; $(go version | cut -d' ' -f3)."
 	set -- $SIZES
 	if [ $# -ge 2 ]; then
-		small=$1 big=${!#}
-		awk -v rgb="${WALL[rg-$big]}" -v rgs="${WALL[rg-$small]}" -v icb="${WALL[ic-$big]}" \
-			-v rmb="${RSS[rg-$big]}" -v imb="${RSS[ic-$big]}" -v s="$small" -v b="$big" 'BEGIN{
-			printf "routeguard/istioctl wall time at %s: %.2f (goal <= 0.50); peak RSS: %.2f (goal <= 1.00); routeguard %s/%s wall: %.1fx (goal <= 12x)\n",
-				b, rgb/icb, rmb/imb, b, s, rgb/rgs }'
+		small=$1
+		big=${!#}
+		for tool in rg inproc; do
+			awk -v t="$tool" -v rgb="${WALL[$tool-$big]}" -v rgs="${WALL[$tool-$small]}" -v icb="${WALL[istioctl-$big]}" \
+				-v rmb="${RSS[$tool-$big]}" -v imb="${RSS[istioctl-$big]}" -v s="$small" -v b="$big" 'BEGIN{
+				printf "%s: wall time / istioctl at %s = %.2f (goal <= 0.50); peak RSS / istioctl = %.2f (goal <= 1.00); wall %s / %s = %.1fx (goal <= 12x)\n",
+					t == "rg" ? "routeguard analyze" : "in-process", b, rgb/icb, rmb/imb, b, s, rgb/rgs }'
+		done
 	fi
 } >>"$table"
 cat "$table"

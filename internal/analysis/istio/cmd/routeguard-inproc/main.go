@@ -1,18 +1,17 @@
-// Command routeguard-istio is routeguard with Istio's analyzers linked in
-// and registered (analysis.Register(istio.Analyzers{})): the binary
-// scripts/bench-analyze.sh measures while the main binary does not link
-// Istio. Every routeguard command works; in addition
+// Command routeguard-inproc is routeguard's analysis with Istio's analyzers
+// linked in and registered (analysis.Register(istio.Analyzers{})) instead of
+// run by the routeguard-istio plugin: scripts/bench-analyze.sh measures it
+// beside `routeguard analyze` to show what the plugin boundary costs.
 //
-//	routeguard-istio pipeline DIR
+//	routeguard-inproc pipeline DIR
 //
-// renders DIR as a plain directory, runs every registered analyzer and
-// prints one line per finding ("file:line CODE severity Kind ns/name:
-// message"), exiting 1 when a finding is an error. It is the analyze
-// pipeline without the report formats, for benchmarking before
-// `routeguard analyze` exists. ROUTEGUARD_CPUPROFILE=FILE writes a CPU
+// renders DIR like `routeguard analyze DIR`, runs every registered analyzer
+// and prints one line per finding ("file:line CODE severity Kind ns/name:
+// message"), exiting 1 when a finding is an error. Other arguments run
+// routeguard's CLI unchanged. ROUTEGUARD_CPUPROFILE=FILE writes a CPU
 // profile of the pipeline, ROUTEGUARD_MEMPROFILE=FILE a heap profile taken
-// after the analysis; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers
-// out (to measure what they cost).
+// after the analysis; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers out
+// (to measure what they cost).
 package main
 
 import (
@@ -55,17 +54,17 @@ func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: routeguard-istio pipeline DIR")
+		fmt.Fprintln(stderr, "usage: routeguard-inproc pipeline DIR")
 		return 2
 	}
 	r, err := render.Render(ctx, render.Options{Path: args[0], RepoRoot: args[0]})
 	if err != nil {
-		fmt.Fprintf(stderr, "routeguard-istio: %v\n", err)
+		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
 		return 2
 	}
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: r.Set, Analyzers: registry.All()})
 	if err != nil {
-		fmt.Fprintf(stderr, "routeguard-istio: %v\n", err)
+		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
 		return 2
 	}
 	if p := os.Getenv("ROUTEGUARD_MEMPROFILE"); p != "" {
