@@ -2,8 +2,11 @@
 # bench-cmp.sh: GenerateManifest latency through Argo CD's own
 # argocd-cmp-server (built from github.com/argoproj/argo-cd/v2 in
 # compat/argocd), driven by the repo-server's GenerateManifests: routeguard as
-# shipped (render + analysis) beside the same plugin with --render-only, for
-# example apps and a 1,000-object synthetic app. Prints a Markdown table.
+# shipped (render + analysis, Istio's analyzers out of process) beside the
+# same plugin with --render-only and beside routeguard without the Istio
+# plugin, for example apps and a 1,000-object synthetic app. Prints a
+# Markdown table. Figures from a loaded machine are noisy: compare columns of
+# one run, not runs.
 #
 #   scripts/bench-cmp.sh [BIN_DIR]        (default: bin, built by `make build`)
 #   BENCH_CMP_COUNT=5 BENCH_CMP_BENCHTIME=10x scripts/bench-cmp.sh
@@ -32,12 +35,13 @@ awk '
 	if (!(app in seen)) { seen[app] = 1; order[++apps] = app }
 }
 END {
-	print "| app | render only (ms) | routeguard: render + analysis (ms) | analysis on top of rendering |"
-	print "|---|---:|---:|---:|"
+	print "| app | render only (ms) | + built-in analyzers (ms) | + Istio plugin = routeguard as shipped (ms) | analysis on top of rendering: built-in / shipped |"
+	print "|---|---:|---:|---:|---:|"
 	for (i = 1; i <= apps; i++) {
 		a = order[i]
 		r = sum[a, "routeguard-render"] / n[a, "routeguard-render"] / 1e6
+		b = sum[a, "routeguard-builtin"] / n[a, "routeguard-builtin"] / 1e6
 		g = sum[a, "routeguard"] / n[a, "routeguard"] / 1e6
-		printf "| %s | %.0f | %.0f | %+.0f%% |\n", a, r, g, (g - r) / r * 100
+		printf "| %s | %.0f | %.0f | %.0f | %+.0f%% / %+.0f%% |\n", a, r, b, g, (b - r) / r * 100, (g - r) / r * 100
 	}
 }' "$raw"

@@ -36,7 +36,9 @@ func syntheticRepo(b *testing.B) string {
 // repo-server's code through the real argocd-cmp-server (repository tar
 // and stream, unpack, process start, render, analysis, manifests back):
 // routeguard as shipped beside the same plugin rendering only, so that the
-// difference is what analysis costs. scripts/bench-cmp.sh prints the table.
+// difference is what analysis costs, and beside a routeguard without the
+// out-of-process Istio plugin (built-in analyzers only) to split that cost.
+// scripts/bench-cmp.sh prints the table.
 func BenchmarkGenerateManifest(b *testing.B) {
 	apps := []struct {
 		name string
@@ -47,7 +49,7 @@ func BenchmarkGenerateManifest(b *testing.B) {
 		{"synthetic-1000", app{name: "synth", path: "apps/synth"}},
 	}
 	for _, c := range apps {
-		for _, plugin := range []string{pluginRenderOnly, pluginShipped} {
+		for _, plugin := range []string{pluginRenderOnly, pluginBuiltin, pluginShipped} {
 			b.Run(c.name+"/"+plugin, func(b *testing.B) {
 				a := c.a
 				if c.name == "synthetic-1000" {

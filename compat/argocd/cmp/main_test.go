@@ -17,10 +17,11 @@ import (
 
 // Plugin names (one argocd-cmp-server each, all in one socket directory).
 const (
-	pluginShipped    = "routeguard"        // cmp/plugin.yaml as shipped
-	pluginRenderOnly = "routeguard-render" // the same without analysis: the benchmark baseline
-	pluginCreds      = "routeguard-creds"  // shipped spec with provideGitCreds: true
-	pluginEnvProbe   = "env-probe"         // reports whether git credentials reached the plugin
+	pluginShipped    = "routeguard"         // cmp/plugin.yaml as shipped
+	pluginRenderOnly = "routeguard-render"  // the same without analysis: the benchmark baseline
+	pluginBuiltin    = "routeguard-builtin" // a routeguard without routeguard-istio beside it: built-in analyzers only
+	pluginCreds      = "routeguard-creds"   // shipped spec with provideGitCreds: true
+	pluginEnvProbe   = "env-probe"          // reports whether git credentials reached the plugin
 )
 
 var (
@@ -80,6 +81,11 @@ func setup() (int, error) {
 	if err := os.Symlink(rg, filepath.Join(binDir, "routeguard")); err != nil {
 		return 0, err
 	}
+	// A copy alone in its directory finds no routeguard-istio beside it.
+	builtinBin := filepath.Join(tmp, "builtin", "routeguard")
+	if err := copyFile(rg, builtinBin); err != nil {
+		return 0, err
+	}
 	// The repository as Argo CD would unpack it: examples/ at its path.
 	if err := os.CopyFS(filepath.Join(repoRoot, "examples"), os.DirFS(filepath.Join(mainRoot, "examples"))); err != nil {
 		return 0, err
@@ -88,6 +94,7 @@ func setup() (int, error) {
 	configs := map[string]string{pluginShipped: filepath.Join(mainRoot, "cmp")}
 	for name, spec := range map[string]string{
 		pluginRenderOnly: "generate:\n    command: [routeguard, cmp, generate, --render-only]\n",
+		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n",
 		pluginCreds:      "generate:\n    command: [routeguard, cmp, generate]\n  parameters:\n    dynamic:\n      command: [routeguard, cmp, parameters]\n  provideGitCreds: true\n",
 		pluginEnvProbe:   "generate:\n    command: [sh, -c]\n    args: ['printf \"apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: probe}\\ndata: {creds: \\\"%s\\\"}\\n\" $(env | grep -c ^ARGOCD_GIT_AUTH_HEADER=)']\n  provideGitCreds: true\n",
 	} {
@@ -105,6 +112,17 @@ func setup() (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
 }
 
 func run(dir string, name string, args ...string) error {
