@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# bench-flux.sh: `routeguard flux build --all` on the bundled Flux example
+# cluster and on a synthetic cluster whose one Kustomization builds a
+# 10,000-object tree (internal/synth via routeguard-synth, no kustomization.yaml,
+# so Flux's generator scans it) with postBuild substitution on every object.
+# Prints a Markdown table (also written to .bench/flux.md). See docs/flux.md.
+#
+#   scripts/bench-flux.sh                 # 10,000 objects, 3 runs each
+#   RUNS=5 OBJECTS=20000 scripts/bench-flux.sh
+#
+# Needs: go; GNU time for peak RSS (apt-get install -y time), else RSS is "-".
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BENCH=${BENCH_DIR:-$ROOT/.bench}/flux
+RUNS=${RUNS:-3}
+OBJECTS=${OBJECTS:-10000}
+export GOFLAGS=${GOFLAGS:--buildvcs=false}
+mkdir -p "$BENCH/bin"
+
+echo "bench-flux: building routeguard and routeguard-synth" >&2
+go build -o "$BENCH/bin/routeguard" ./cmd/routeguard
+go build -o "$BENCH/bin/routeguard-synth" ./cmd/routeguard-synth
+RG=$BENCH/bin/routeguard
+
+# The synthetic repository: apps/synth from routeguard-synth, and a cluster
+# directory with the GitRepository, the Kustomization and its ConfigMap.
+REPO=$BENCH/repo-$OBJECTS
+if [ ! -d "$REPO/apps/synth" ]; then
+  rm -rf "$REPO"
+  mkdir -p "$REPO/apps" "$REPO/clusters/bench"
+  "$BENCH/bin/routeguard-synth" -objects "$OBJECTS" -workloads -dangling 0 -out "$REPO/apps/synth" >/dev/null
+  cat >"$REPO/clusters/bench/flux.yaml" <<'YAML'
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: bench
+  namespace: flux-system
+spec:
+  interval: 1m
+  url: https://git.example.com/bench.git
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: synth
+  namespace: flux-system
+spec:
+  interval: 10m
+  sourceRef:
+    kind: GitRepository
+    name: bench
+  path: ./apps/synth
+  prune: true
+  commonMetadata:
+    labels:
+      bench: flux
+  postBuild:
+    substitute:
+      environment: bench
+    substituteFrom:
+      - kind: ConfigMap
+        name: cluster-vars
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cluster-vars
+  namespace: flux-system
+data:
+  cluster_name: bench-1
+YAML
+fi
+
+# measure LABEL ARGS...: median wall seconds and max peak RSS over RUNS runs.
+measure() {
+  local label=$1; shift
+  local walls=() rss="-" code=0
+  for _ in $(seq "$RUNS"); do
+    local start end
+    start=$(date +%s.%N)
+    if [ -x /usr/bin/time ]; then
+      /usr/bin/time -f '%M' -o "$BENCH/time.out" "$RG" "$@" >"$BENCH/out.yaml" 2>"$BENCH/err.txt" || code=$?
+      local kb; kb=$(tail -n1 "$BENCH/time.out")
+      if [ "$rss" = "-" ] || [ "$kb" -gt "$rss" ]; then rss=$kb; fi
+    else
+      "$RG" "$@" >"$BENCH/out.yaml" 2>"$BENCH/err.txt" || code=$?
+    fi
+    end=$(date +%s.%N)
+    walls+=("$(echo "$end - $start" | bc -l)")
+  done
+  local median; median=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  local objs; objs=$(grep -c '^kind:' "$BENCH/out.yaml" || true)
+  [ "$rss" != "-" ] && rss="$((rss / 1024)) MiB"
+  printf '| %s | %s | %.2f s | %s | %s |\n' "$label" "$objs" "$median" "$rss" "$code"
+}
+
+{
+  echo "routeguard flux build, median of $RUNS runs, $(nproc) cores, $(go env GOVERSION)"
+  echo
+  echo "| input | objects out | wall (median) | peak RSS | exit |"
+  echo "|---|---|---|---|---|"
+  measure "examples/flux/clusters/prod (3 Kustomizations, 1 HelmRelease), with analysis" flux build --all examples/flux/clusters/prod
+  measure "examples, build only (--analyze=false)" flux build --all --analyze=false examples/flux/clusters/prod
+  measure "synthetic $OBJECTS objects, one Kustomization, with analysis" flux build --all --repo-root "$REPO" "$REPO/clusters/bench"
+  measure "synthetic $OBJECTS objects, build only (--analyze=false)" flux build --all --analyze=false --repo-root "$REPO" "$REPO/clusters/bench"
+} | tee "$BENCH/../flux.md"
