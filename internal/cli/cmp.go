@@ -82,7 +82,7 @@ func runBuffered(ctx context.Context, env *Env, what string, work func() cmpOutc
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintf(env.Stderr, "routeguard: %s stopped before finishing (SIGTERM or the repo-server deadline); nothing was printed. "+
-			"If the app needs longer, raise server.repo.server.timeout.seconds in argocd-cmd-params-cm\n", what)
+			"If the app needs longer, raise controller.repo.server.timeout.seconds (and server.repo.server.timeout.seconds) in argocd-cmd-params-cm\n", what)
 		return ExitError
 	}
 	env.Stderr.Write(o.stderr)

@@ -160,6 +160,18 @@ func TestReportObject(t *testing.T) {
 	if data["findings"] != "apps/a.yaml:3: RG1002 warning HTTPRoute shop/w: something is wrong\n" {
 		t.Errorf("findings = %q", data["findings"])
 	}
+	var many []analysis.Finding
+	for i := 0; i < ReportObjectLimit+5; i++ {
+		many = append(many, finding("RG1002", analysis.SeverityWarning, "apps/a.yaml", i+1, "w"))
+	}
+	big, err := ReportObject(b, "apps/shop", "helm", many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := big.Body["data"].(map[string]any)["findings"].(string)
+	if n := strings.Count(text, "\n"); n != ReportObjectLimit+1 || !strings.HasSuffix(text, "... and 5 more\n") {
+		t.Errorf("report object of %d findings has %d lines, ending %q", len(many), n, text[len(text)-30:])
+	}
 	if ReportName("") != "routeguard-report" || len(ReportName(strings.Repeat("a", 300))) > 253 {
 		t.Error("ReportName must fall back to the prefix and stay within 253 characters")
 	}

@@ -19,6 +19,9 @@ const (
 	reportObjectFileLabel = "routeguard report"
 )
 
+// ReportObjectLimit is how many findings the report object lists.
+const ReportObjectLimit = 1000
+
 var dnsUnsafe = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // ReportName is the report ConfigMap's name for an app:
@@ -43,14 +46,21 @@ func ReportName(appName string) string {
 // when the findings change.
 func ReportObject(b *Build, appPath, tool string, fs []analysis.Finding) (*manifest.Object, error) {
 	s := Summarize(fs)
-	var lines strings.Builder
-	for _, f := range ordered(fs) {
-		lines.WriteString(FindingLine(f) + "\n")
-	}
+	all := ordered(fs)
 	for _, f := range fs {
 		if f.Severity != analysis.SeverityError && f.Severity != analysis.SeverityWarning {
-			lines.WriteString(FindingLine(f) + "\n")
+			all = append(all, f)
 		}
+	}
+	// A ConfigMap holds at most 1 MiB: list at most ReportObjectLimit
+	// findings (each line is short; messages are one sentence or two).
+	var lines strings.Builder
+	for i, f := range all {
+		if i == ReportObjectLimit {
+			fmt.Fprintf(&lines, "... and %d more\n", len(all)-i)
+			break
+		}
+		lines.WriteString(FindingLine(f) + "\n")
 	}
 	summary := fmt.Sprintf("%s in %s (%s)", s, appPath, tool)
 	md := map[string]any{
