@@ -22,7 +22,7 @@ func init() {
 }
 
 const healthUsage = `Usage:
-  routeguard health bundle --for argocd|flux [--format kustomize|helm] [--include-istio]
+  routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--include-istio]
   routeguard health check FILE|-
 
 bundle  prints the health checks for routes and gateways as an argocd-cm Kustomize
@@ -51,10 +51,11 @@ func runHealth(ctx context.Context, env *Env, args []string) int {
 }
 
 func runHealthBundle(env *Env, args []string) int {
-	fs := flagSet("health bundle", "routeguard health bundle --for argocd|flux [--format kustomize|helm] [--include-istio]", env)
+	fs := flagSet("health bundle", "routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--include-istio]", env)
 	target := fs.String("for", "", "reconciler to bundle for: argocd or flux")
 	format := fs.String("format", "", "argocd: kustomize (argocd-cm patch, default) or helm (argo-cd chart values); flux: flux (default)")
 	includeIstio := fs.Bool("include-istio", false, "flux: include the Istio kinds (only with PILOT_ENABLE_STATUS=true on istiod)")
+	namespace := fs.String("namespace", "", "argocd kustomize: namespace to put in the patch, when the base argocd-cm names one (Argo CD's install.yaml does not)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -70,7 +71,7 @@ func runHealthBundle(env *Env, args []string) int {
 	case "argocd":
 		switch *format {
 		case "", health.FormatKustomize:
-			out, err = health.ArgoCDPatch(checks)
+			out, err = health.ArgoCDPatch(checks, *namespace)
 		case health.FormatHelm:
 			out, err = health.ArgoCDHelmValues(checks)
 		default:
@@ -79,7 +80,13 @@ func runHealthBundle(env *Env, args []string) int {
 		if *includeIstio {
 			return failf(env, "health bundle: --include-istio is for --for flux (the Argo CD checks always include Istio)")
 		}
+		if *namespace != "" && *format == health.FormatHelm {
+			return failf(env, "health bundle: --namespace is for the kustomize format (the Helm chart knows its namespace)")
+		}
 	case "flux":
+		if *namespace != "" {
+			return failf(env, "health bundle: --namespace is for --for argocd (the healthCheckExprs block has no metadata)")
+		}
 		if *format != "" && *format != health.FormatFlux {
 			return failf(env, "health bundle: --format %q is not valid for --for flux (it has one format)", *format)
 		}

@@ -91,6 +91,7 @@ func TestHealthCommandErrors(t *testing.T) {
 		{name: "unknown target", args: []string{"bundle", "--for", "kubectl"}, wantErr: `--for "kubectl" is not argocd or flux`},
 		{name: "bad format", args: []string{"bundle", "--for", "argocd", "--format", "json"}, wantErr: `--format "json"`},
 		{name: "unknown subcommand", args: []string{"lint"}, wantErr: `unknown subcommand "lint"`},
+		{name: "namespace for flux", args: []string{"bundle", "--for", "flux", "--namespace", "x"}, wantErr: "--namespace is for --for argocd"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +121,13 @@ func TestHealthBundleCommand(t *testing.T) {
 	}
 	if cm.Kind != "ConfigMap" || cm.Data["resource.customizations.health.gateway.networking.k8s.io_HTTPRoute"] != string(lua) {
 		t.Fatal("argocd bundle does not carry lua-health/gateway.networking.k8s.io/HTTPRoute/health.lua under its argocd-cm key")
+	}
+	if strings.Contains(patch, "namespace:") {
+		t.Fatal("the default patch must not name a namespace (Argo CD's install.yaml has none)")
+	}
+	code, withNS, _ := runHealthCmd(t, "", "bundle", "--for", "argocd", "--namespace", "argocd")
+	if code != ExitOK || !strings.Contains(withNS, "metadata:\n  name: argocd-cm\n  namespace: argocd\n") {
+		t.Fatalf("--namespace argocd: exit %d, no namespace in metadata", code)
 	}
 	_, again, _ := runHealthCmd(t, "", "bundle", "--for", "argocd")
 	if again != patch {

@@ -18,11 +18,18 @@ const (
 
 // ArgoCDPatch returns a strategic merge patch for the ConfigMap argocd-cm
 // holding resource.customizations.health.<group>_<Kind> for every check.
-func ArgoCDPatch(checks []Check) ([]byte, error) {
+// Kustomize matches a patch by namespace too: leave namespace empty when the
+// base has none (Argo CD's install.yaml, with the kustomization's namespace:
+// field), set it when the base argocd-cm names its namespace.
+func ArgoCDPatch(checks []Check, namespace string) ([]byte, error) {
+	meta := mapping("name", scalar("argocd-cm"))
+	if namespace != "" {
+		meta.Content = append(meta.Content, scalar("namespace"), scalar(namespace))
+	}
 	doc := mapping(
 		"apiVersion", scalar("v1"),
 		"kind", scalar("ConfigMap"),
-		"metadata", mapping("name", scalar("argocd-cm")),
+		"metadata", meta,
 		"data", argoData(checks),
 	)
 	return render(doc, []string{

@@ -13,7 +13,7 @@ func TestBundlesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patch, err := ArgoCDPatch(checks)
+	patch, err := ArgoCDPatch(checks, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestBundlesDeterministic(t *testing.T) {
 		reversed[len(checks)-1-i] = c
 	}
 	for name, build := range map[string]func([]Check) ([]byte, error){
-		"argocd": ArgoCDPatch,
+		"argocd": func(c []Check) ([]byte, error) { return ArgoCDPatch(c, "argocd") },
 		"helm":   ArgoCDHelmValues,
 		"flux":   func(c []Check) ([]byte, error) { return FluxHealthCheckExprs(c, true) },
 	} {
