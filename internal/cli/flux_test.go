@@ -12,7 +12,7 @@ func TestFluxBuildBadInput(t *testing.T) {
 		cluster string
 		want    []string // each must appear in stderr
 	}{
-		{"bad-strict", []string{"apps/strict/configmap.yaml:1", "ConfigMap settings", `variable not set (strict mode): "zone_never_set"`, "Kustomization flux-system/strict (clusters/bad-strict/ks.yaml:1)"}},
+		{"bad-strict", []string{"apps/strict/configmap.yaml:7: ConfigMap settings", `variable not set (strict mode): "zone_never_set"`, "Kustomization flux-system/strict (clusters/bad-strict/ks.yaml:1)"}},
 		{"bad-malformed", []string{"apps/malformed/configmap.yaml:1", "ConfigMap settings", "missing closing brace", "Kustomization flux-system/malformed"}},
 		{"bad-missing-cm", []string{"clusters/bad-missing-cm/ks.yaml:1", "Kustomization flux-system/missing-cm", "ConfigMap flux-system/cluster-vars is not in the repository", "optional: true"}},
 		{"bad-path", []string{"clusters/bad-path/ks.yaml:1", "Kustomization flux-system/no-path", `spec.path "./apps/does-not-exist": no such directory`}},

@@ -66,7 +66,10 @@ func (inv *Inventory) BuildKustomization(ctx context.Context, ks *manifest.Objec
 	if err != nil {
 		var se *substitute.Error
 		if errors.As(err, &se) {
-			return nil, err // already names the object, its file and the Kustomization
+			// Already names the object, its file and the Kustomization;
+			// point at the variable's line when the file shows it.
+			se.Line = variableLine(inv.RepoRoot, se)
+			return nil, err
 		}
 		return nil, &BuildError{Object: ks, Err: err}
 	}
@@ -299,4 +302,30 @@ func (inv *Inventory) resolveSubstituteFrom(ks *manifest.Object) (*substitute.So
 func missingRef(kind string, n substitute.NamespacedName, i int, dir string) error {
 	return fmt.Errorf("spec.postBuild.substituteFrom[%d]: %s %s is not in the repository (looked under %s); add it there, or mark the reference optional: true",
 		i, kind, n, dir)
+}
+
+// variableLine finds the line of a strict-mode error's variable in the
+// object's file, from the object's first line on (0 when not found).
+func variableLine(repoRoot string, e *substitute.Error) int {
+	v := e.Variable()
+	src := e.Object.Source
+	if v == "" || src.Line == 0 {
+		return 0
+	}
+	data, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(src.File)))
+	if err != nil {
+		return 0
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := src.Line - 1; i < len(lines); i++ {
+		if i > src.Line-1 && strings.HasPrefix(lines[i], "---") {
+			break
+		}
+		for _, form := range []string{"${" + v + "}", "${" + v + ":", "${" + v + "^", "${" + v + ",", "${" + v + "#", "${" + v + "%", "${" + v + "/", "${#" + v + "}"} {
+			if strings.Contains(lines[i], form) {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }

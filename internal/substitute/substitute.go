@@ -32,11 +32,34 @@ type Error struct {
 	Object *manifest.Object
 	Origin string
 	Err    error
+	// Line, when set, is the line of the failing variable in
+	// Object.Source.File (callers that can read the file fill it in).
+	Line int
+}
+
+// Variable returns the variable a strict-mode error is about ("" for other
+// errors).
+func (e *Error) Variable() string {
+	const marker = `variable not set (strict mode): "`
+	msg := e.Err.Error()
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return ""
+	}
+	rest := msg[i+len(marker):]
+	if j := strings.IndexByte(rest, '"'); j >= 0 {
+		return rest[:j]
+	}
+	return ""
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: postBuild substitution", e.Object.Source, e.Object)
+	src := e.Object.Source
+	if e.Line > 0 {
+		src.Line = e.Line
+	}
+	fmt.Fprintf(&b, "%s: %s: postBuild substitution", src, e.Object)
 	if e.Origin != "" {
 		fmt.Fprintf(&b, " (variables of %s)", e.Origin)
 	}

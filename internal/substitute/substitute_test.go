@@ -230,7 +230,7 @@ func TestExamples(t *testing.T) {
 	}
 	n := 0
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".yaml" || d.Name() == "kustomization.yaml" {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".yaml" || d.Name() == "kustomization.yaml" || strings.HasPrefix(d.Name(), ".") {
 			return err
 		}
 		data, err := os.ReadFile(p)
