@@ -43,11 +43,11 @@ func TestHelmReleases(t *testing.T) {
 			release: "shop-prod/backend",
 			object:  manifest.Key{Group: "apps", Kind: "Deployment", Namespace: "shop-prod", Name: "backend"},
 			want: map[string]any{
-				"spec.replicas": int64(8), // valuesFrom ConfigMap over values-prod.yaml's 6
-				"spec.template.spec.containers.image":                                      "registry.example.com/mirror/shop-backend:2.7.2", // values tag + post-renderer image
-				"spec.template.spec.containers.resources.requests.cpu":                     "1", // values-prod.yaml
+				"spec.replicas":                                        int64(8),                                         // valuesFrom ConfigMap over values-prod.yaml's 6
+				"spec.template.spec.containers.image":                  "registry.example.com/mirror/shop-backend:2.7.2", // values tag + post-renderer image
+				"spec.template.spec.containers.resources.requests.cpu": "1",                                              // values-prod.yaml
 				"spec.template.metadata.annotations.traffic.sidecar.istio.io/excludeOutboundPorts": nil,
-				"metadata.labels.helm.toolkit.fluxcd.io/name":                              nil,
+				"metadata.labels.helm.toolkit.fluxcd.io/name":                                      nil,
 			},
 		},
 		{
