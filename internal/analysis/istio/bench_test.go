@@ -11,7 +11,9 @@ import (
 	"github.com/routeguard/routeguard/internal/synth"
 )
 
-func synthObjects(b *testing.B, objects int) []*manifest.Object {
+func synthObjects(b *testing.B, objects int) []*manifest.Object { return synthObjectsT(b, objects) }
+
+func synthObjectsT(b testing.TB, objects int) []*manifest.Object {
 	b.Helper()
 	opts := synth.Options{Dangling: objects / 200, Seed: 1}
 	opts.Services = synth.ForObjects(objects, opts)
