@@ -1,10 +1,13 @@
 package notifications
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/argoproj/notifications-engine/pkg/services"
 )
+
+var threadRuns int
 
 // Messages about one app and one revision thread under the first; another
 // revision starts a new thread. Slack's threaded client keeps thread
@@ -13,7 +16,10 @@ import (
 func TestSlackThreadsOneAppAndRevision(t *testing.T) {
 	slack := newFakeSlack(t)
 	a := newAPI(t, slack, apiOptions{argocdURL: argocdURL})
-	const channel = "threads" // the threaded client's state is per process: one channel per test
+	// The threaded client's state lives as long as the process: a fresh
+	// channel per run keeps -count=N runs apart.
+	threadRuns++
+	channel := fmt.Sprintf("threads-%d", threadRuns)
 	send := func(app map[string]any, template string) slackPost {
 		t.Helper()
 		if err := a.Send(app, []string{template}, services.Destination{Service: "slack", Recipient: channel}); err != nil {
