@@ -102,6 +102,8 @@ func gatewayCEL() celExprs {
 		condIs(sc, "c", []string{"Programmed"}, "True"),
 		fmt.Sprintf(`%s.all(l, type(l) == map && %s && %s && !%s.exists(c, %s && c.?status.orValue('') != 'True'))`, ls,
 			condIs(lc, "c", []string{"Accepted"}, "True"), condIs(lc, "c", []string{"Programmed"}, "True"), lc, counts("c", "ResolvedRefs")),
+		fmt.Sprintf(`%s.all(sl, !(type(sl) == map && type(sl.?name.orValue(null)) == string && sl.name != '') || %s.exists(l, type(l) == map && l.?name.orValue(null) == sl.name))`,
+			list("spec", "listeners"), ls),
 	}
 	return celExprs{failed: strings.Join(failed, "\n|| "), current: strings.Join(current, "\n&& ")}
 }

@@ -3,7 +3,8 @@
 --
 -- Standard conditions only: status.conditions Accepted and Programmed must be True, and
 -- for every status.listeners[] entry Accepted and Programmed must be True, ResolvedRefs
--- (when reported) True and Conflicted (when reported) not True. A condition whose
+-- (when reported) True and Conflicted (when reported) not True; every spec.listeners[]
+-- entry must have a status entry. A condition whose
 -- observedGeneration is older than metadata.generation does not count. Reason Pending
 -- means "still working", not failure.
 --
@@ -166,10 +167,14 @@ end
 
 check("Gateway", conds, { "Accepted", "Programmed" }, {}, {})
 local names = {}
+local reported = {}
 for i, l in ipairs(listeners) do
   if not isMap(l) then
     table.insert(failed, "Gateway status is malformed: status.listeners[" .. (i - 1) .. "] is not an object")
   else
+    if type(l.name) == "string" then
+      reported[l.name] = true
+    end
     local label = "listener " .. str(l.name, "#" .. (i - 1))
     local lconds = l.conditions
     if lconds == nil then
@@ -180,6 +185,15 @@ for i, l in ipairs(listeners) do
     else
       check(label, lconds, { "Accepted", "Programmed" }, { "ResolvedRefs" }, { "Conflicted" })
       table.insert(names, str(l.name, "#" .. (i - 1)))
+    end
+  end
+end
+
+-- Every listener of the spec must have a status entry.
+if isList(spec.listeners) then
+  for _, sl in ipairs(spec.listeners) do
+    if isMap(sl) and type(sl.name) == "string" and sl.name ~= "" and not reported[sl.name] then
+      table.insert(pending, "waiting for listener " .. sl.name .. ": no status reported")
     end
   end
 end
