@@ -225,22 +225,42 @@ func analyzeFluxBuild(ctx context.Context, env *Env, f *fluxBuildFlags, inv *flu
 	return out, nil
 }
 
+// WeightsVariable is the postBuild variable that states traffic weights for
+// one Flux Kustomization, in the one-line form ("reviews: blue 90, green
+// 10"); it overrides transforms.weights of .routeguard.yaml.
+const WeightsVariable = "routeguard_weights"
+
 // applyTransforms runs the traffic transforms of the .routeguard.yaml that
 // applies to the build (the Kustomization's spec.path, else the repository
-// root), as cmp generate and postrender do.
+// root), as cmp generate and postrender do; spec.postBuild.substitute's
+// routeguard_weights overrides its weights.
 func applyTransforms(inv *flux.Inventory, b *flux.Build) error {
-	appDir := inv.AppDir(b.Object)
-	p, ok := config.Find(appDir, inv.RepoRoot)
-	if !ok {
-		return nil
+	tf := &config.Transforms{}
+	where := ""
+	if p, ok := config.Find(inv.AppDir(b.Object), inv.RepoRoot); ok {
+		rel, _ := filepath.Rel(inv.RepoRoot, p)
+		where = filepath.ToSlash(rel)
+		cfg, err := config.Load(p, where)
+		if err != nil {
+			return err
+		}
+		if cfg.Transforms != nil {
+			*tf = *cfg.Transforms
+		}
 	}
-	rel, _ := filepath.Rel(inv.RepoRoot, p)
-	cfg, err := config.Load(p, filepath.ToSlash(rel))
-	if err != nil {
-		return err
+	spec, _ := b.Object.Body["spec"].(map[string]any)
+	pb, _ := spec["postBuild"].(map[string]any)
+	sub, _ := pb["substitute"].(map[string]any)
+	if w, ok := sub[WeightsVariable].(string); ok {
+		weights, err := config.ParseWeights(w)
+		if err != nil {
+			return fmt.Errorf("%s: %s %s/%s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, WeightsVariable, err)
+		}
+		tf.Weights = weights
+		where = b.Object.Source.String() + " " + WeightsVariable
 	}
-	if err := transform.Apply(b.Set, cfg.Transforms); err != nil {
-		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, filepath.ToSlash(rel), b.Object.Kind, b.Object.Namespace, b.Object.Name)
+	if err := transform.Apply(b.Set, tf); err != nil {
+		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, where, b.Object.Kind, b.Object.Namespace, b.Object.Name)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -102,5 +104,50 @@ func TestFluxBuildUsage(t *testing.T) {
 		if code != ExitError || stdout != "" || stderr == "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
+	}
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFluxBuildWeightsVariable(t *testing.T) {
+	repo := t.TempDir()
+	copyDir(t, "../../examples/flux", filepath.Join(repo, "examples", "flux"))
+	cluster := filepath.Join(repo, "examples", "flux", "clusters", "prod")
+	ks := readFile(t, filepath.Join(cluster, "reviews.yaml"))
+	ks = strings.Replace(ks, "  postBuild:\n", "  postBuild:\n    substitute:\n      routeguard_weights: \"reviews: blue 5, green 95\"\n", 1)
+	if err := os.WriteFile(filepath.Join(cluster, "reviews.yaml"), []byte(ks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--name", "reviews", "--analyze=false", "--repo-root", repo, cluster)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "name: reviews-blue\n      port: 9080\n      weight: 5") || !strings.Contains(stdout, "name: reviews-green\n      port: 9080\n      weight: 95") {
+		t.Fatalf("routeguard_weights did not override the config's weights:\n%s", stdout)
+	}
+	bad := strings.Replace(ks, "blue 5, green 95", "blue 5, green 90", 1)
+	os.WriteFile(filepath.Join(cluster, "reviews.yaml"), []byte(bad), 0o644)
+	stdout, stderr, code = runCLI(t, "", "flux", "build", "--name", "reviews", "--analyze=false", "--repo-root", repo, cluster)
+	if code != ExitError || stdout != "" || !strings.Contains(stderr, "routeguard_weights") || !strings.Contains(stderr, "add up to 95") {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 }
