@@ -112,7 +112,7 @@ func buildTemplate(file string, raw []byte, prelude string) (string, error) {
 	attachments := attachmentsJSON(headline, strconv.Quote(src.Color))
 	blocks := blocksJSON(headline)
 	tmpl := map[string]any{
-		"message": head + "{{ " + textExpr + " }}",
+		"message": prelude + "\n{{ " + textExpr + " }}",
 		"slack": map[string]any{
 			"attachments":     head + attachments,
 			"blocks":          head + blocks,
