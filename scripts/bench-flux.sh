@@ -7,6 +7,9 @@
 #
 #   scripts/bench-flux.sh                 # 10,000 objects, 3 runs each
 #   RUNS=5 OBJECTS=20000 scripts/bench-flux.sh
+#   ONE_KUSTOMIZATION=0 scripts/bench-flux.sh   # skip the single 10,000-object
+#                                                 # Kustomization (kustomize's
+#                                                 # build is quadratic in it)
 #
 # Needs: go; GNU time for peak RSS (apt-get install -y time), else RSS is "-".
 set -euo pipefail
@@ -73,6 +76,40 @@ data:
 YAML
 fi
 
+# The same objects as Flux repositories usually hold them: one directory and
+# one Kustomization per namespace (clusters/split).
+if [ ! -d "$REPO/clusters/split" ]; then
+  mkdir -p "$REPO/clusters/split" "$REPO/apps/split/shared"
+  cp "$REPO/apps/synth/ingressclass.yaml" "$REPO/apps/split/shared/"
+  for f in "$REPO"/apps/synth/team-*.yaml; do
+    ns=$(basename "$f" | cut -d- -f1-2)
+    mkdir -p "$REPO/apps/split/$ns"
+    cp "$f" "$REPO/apps/split/$ns/"
+  done
+  for d in "$REPO"/apps/split/*/; do
+    name=$(basename "$d")
+    cat >>"$REPO/clusters/split/flux.yaml" <<YAML
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: $name
+  namespace: flux-system
+spec:
+  interval: 10m
+  sourceRef:
+    kind: GitRepository
+    name: bench
+  path: ./apps/split/$name
+  prune: true
+  postBuild:
+    substitute:
+      environment: bench
+YAML
+  done
+fi
+KS_SPLIT=$(grep -c '^kind: Kustomization' "$REPO/clusters/split/flux.yaml")
+
 # measure LABEL ARGS...: median wall seconds and max peak RSS over RUNS runs.
 measure() {
   local label=$1; shift
@@ -103,6 +140,9 @@ measure() {
   echo "|---|---|---|---|---|"
   measure "examples/flux/clusters/prod (3 Kustomizations, 1 HelmRelease), with analysis" flux build --all examples/flux/clusters/prod
   measure "examples, build only (--analyze=false)" flux build --all --analyze=false examples/flux/clusters/prod
-  measure "synthetic $OBJECTS objects, one Kustomization, with analysis" flux build --all --repo-root "$REPO" "$REPO/clusters/bench"
-  measure "synthetic $OBJECTS objects, build only (--analyze=false)" flux build --all --analyze=false --repo-root "$REPO" "$REPO/clusters/bench"
+  measure "synthetic $OBJECTS objects, $KS_SPLIT Kustomizations (one per namespace), with analysis" flux build --all --repo-root "$REPO" "$REPO/clusters/split"
+  measure "synthetic $OBJECTS objects, $KS_SPLIT Kustomizations, build only (--analyze=false)" flux build --all --analyze=false --repo-root "$REPO" "$REPO/clusters/split"
+  if [ "${ONE_KUSTOMIZATION:-1}" = 1 ]; then
+    measure "synthetic $OBJECTS objects, one Kustomization, build only (--analyze=false)" flux build --all --analyze=false --repo-root "$REPO" "$REPO/clusters/bench"
+  fi
 } | tee "$BENCH/../flux.md"
