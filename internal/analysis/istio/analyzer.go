@@ -62,6 +62,9 @@ func inputs() []manifest.GroupKind {
 		if s.Group() == "" && excludedKinds[s.Kind()] {
 			continue
 		}
+		if s.Kind() == "MeshConfig" || s.Kind() == "MeshNetworks" {
+			continue // Istio's own settings, added by Analyze, never rendered
+		}
 		seen[manifest.GroupKind{Group: s.Group(), Kind: s.Kind()}] = true
 	}
 	for gk := range templatePaths {
