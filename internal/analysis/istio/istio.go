@@ -10,7 +10,6 @@ import (
 	"istio.io/istio/pkg/cluster"
 	"istio.io/istio/pkg/config"
 	istioanalysis "istio.io/istio/pkg/config/analysis"
-	"istio.io/istio/pkg/config/analysis/analyzers"
 	"istio.io/istio/pkg/config/analysis/diag"
 	"istio.io/istio/pkg/config/analysis/legacy/util/kuberesource"
 	"istio.io/istio/pkg/config/analysis/local"
@@ -88,7 +87,7 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 		}
 	}()
 
-	combined := analyzers.AllCombined()
+	combined := allAnalyzers()
 	schemas := inputSchemas(combined)
 	in := newInput(opts)
 	conv := newConverter(schemas)
@@ -151,8 +150,7 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	if !ok {
 		return nil, fmt.Errorf("istio's analysis context no longer exposes its messages (%T)", ictx)
 	}
-	res := struct{ Messages diag.Messages }{getter.GetMessages()}
-	for _, m := range res.Messages {
+	for _, m := range getter.GetMessages() {
 		if fd, ok := f.finding(m); ok {
 			findings = append(findings, fd)
 		}
