@@ -143,6 +143,7 @@ type decoder struct {
 	s   string
 	i   int
 	err error
+	box boxer
 }
 
 func (d *decoder) fail(format string, a ...any) {
@@ -205,7 +206,7 @@ func (d *decoder) value(depth int) any {
 		return true
 	case tagInt:
 		u := d.uvarint()
-		return int64(u>>1) ^ -int64(u&1)
+		return d.box.int64(int64(u>>1) ^ -int64(u&1))
 	case tagFloat:
 		if len(d.s)-d.i < 8 {
 			d.fail("short float")
@@ -215,14 +216,14 @@ func (d *decoder) value(depth int) any {
 		d.i += 8
 		return f
 	case tagString:
-		return d.str()
+		return d.box.string(d.str())
 	case tagArray:
 		n := d.uvarint()
 		if n > uint64(len(d.s)-d.i) {
 			d.fail("array of %d items exceeds the message", n)
 			return nil
 		}
-		out := make([]any, n)
+		out := d.box.slice(int(n))
 		for i := range out {
 			out[i] = d.value(depth + 1)
 		}
