@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,35 @@ func TestCodecRejects(t *testing.T) {
 	} {
 		if _, err := DecodeRequest(data); err == nil {
 			t.Errorf("%s: decoded", name)
+		}
+	}
+}
+
+// TestDecodedValuesIndependent: values decoded into shared slabs behave
+// like ordinary ones (appending to one list leaves its neighbour alone;
+// many values survive a garbage collection).
+func TestDecodedValuesIndependent(t *testing.T) {
+	var objs []Object
+	for i := range 3000 {
+		objs = append(objs, Object{Body: map[string]any{"a": []any{"x", int64(i)}, "b": []any{"y"}, "s": strings.Repeat("v", i%7)}})
+	}
+	data, err := EncodeRequest(&Request{Objects: objs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := DecodeRequest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := req.Objects[0].Body["a"].([]any)
+	_ = append(a, "clobber")
+	if b := req.Objects[0].Body["b"].([]any); b[0] != "y" {
+		t.Fatalf("appending to one list changed the next: %v", b)
+	}
+	runtime.GC()
+	for i, o := range req.Objects {
+		if got := o.Body["a"].([]any)[1]; got != int64(i) || o.Body["s"] != strings.Repeat("v", i%7) {
+			t.Fatalf("object %d decoded as %#v", i, o.Body)
 		}
 	}
 }
