@@ -14,9 +14,9 @@
 #   scripts/bench-plugins.sh              # RUNS=10
 #   RUNS=20 NO_ISTIO_APP=examples/apps/frontend ISTIO_APP=examples/broken/missing-subset scripts/bench-plugins.sh
 #
-# Peak RSS is GNU time's %M: the largest process of the tree (routeguard or,
-# for Istio apps, routeguard-istio), not their sum. Needs GNU time
-# (apt-get install -y time).
+# Peak RSS is GNU time's %M for routeguard; the routeguard-istio plugin's
+# own peak is a separate column (the two run at the same time, so a pod
+# needs about their sum). Needs GNU time (apt-get install -y time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
@@ -27,54 +27,79 @@ OUT=${BENCH_DIR:-.bench}/plugins
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench-plugins: GNU time is missing: apt-get update && apt-get install -y time" >&2; exit 2; }
 
-mkdir -p "$OUT/shipped" "$OUT/inproc"
+mkdir -p "$OUT/shipped" "$OUT/inproc" "$OUT/bin"
+OUT=$(cd "$OUT" && pwd)
 echo "bench-plugins: building routeguard, routeguard-istio, routeguard-inproc" >&2
 go build -o "$OUT/shipped/routeguard" ./cmd/routeguard
-go build -o "$OUT/shipped/routeguard-istio" ./cmd/routeguard-istio
+go build -o "$OUT/bin/routeguard-istio" ./cmd/routeguard-istio
 go build -o "$OUT/inproc/routeguard-inproc" ./internal/analysis/istio/cmd/routeguard-inproc
+# GNU time on routeguard reports routeguard's own peak RSS, not the
+# plugin's: this stand-in beside routeguard runs the plugin under GNU time
+# (plugins get a minimal environment, so the paths are written in).
+PLUGIN_RSS=$OUT/plugin.rss
+cat >"$OUT/shipped/routeguard-istio" <<WRAP
+#!/bin/sh
+exec $TIME -f %M -a -o $PLUGIN_RSS $OUT/bin/routeguard-istio "\$@"
+WRAP
+chmod +x "$OUT/shipped/routeguard-istio"
 
-# measure BIN APP: "median_seconds peak_kib exit_code" over RUNS runs, with
-# a PATH that does not hold routeguard-istio (the in-process variant must
-# not find the plugin; the shipped one finds it beside itself).
-measure() {
-	local bin=$1 app=$2 tmp rc
-	tmp=$(mktemp)
-	rc=0
-	for _ in $(seq "$RUNS"); do
-		env -i PATH=/usr/bin:/bin HOME="${HOME:-/tmp}" "$TIME" -f '%e %M' -a -o "$tmp" \
-			"$bin" analyze -o json "$app" >/dev/null 2>&1 || rc=$?
-	done
-	median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-	echo "$(cut -d' ' -f1 "$tmp" | median) $(cut -d' ' -f2 "$tmp" | median) $rc"
-	rm -f "$tmp"
+# once BIN APP FIGS: one run of `BIN analyze -o json APP` with a PATH that
+# does not hold routeguard-istio (the in-process variant must not find the
+# plugin; the shipped one finds it beside itself). Appends "wall_ms
+# peak_kib plugin_kib exit" to FIGS. Wall time is taken with date's
+# nanoseconds (GNU time's %e has only 10 ms resolution).
+once() {
+	local bin=$1 app=$2 figs=$3 t0 t1 rc=0 rss plugin=0
+	: >"$PLUGIN_RSS"
+	t0=$(date +%s%N)
+	env -i PATH=/usr/bin:/bin HOME="${HOME:-/tmp}" "$TIME" -f '%M' -o "$OUT/rss" \
+		"$bin" analyze -o json "$app" >/dev/null 2>&1 || rc=$?
+	t1=$(date +%s%N)
+	rss=$(tail -1 "$OUT/rss")
+	[ -s "$PLUGIN_RSS" ] && plugin=$(tail -1 "$PLUGIN_RSS")
+	echo "$(((t1 - t0) / 1000000)) $rss $plugin $rc" >>"$figs"
 }
 
-row() { # label app bin
-	read -r secs kib rc < <(measure "$3" "$2")
-	printf '| %s | %s | %s | %.3f | %.1f | %s |\n' "$1" "$2" "$(basename "$3")" "$secs" "$(echo "$kib/1024" | bc -l)" "$rc"
-	echo "$secs $kib" >"$OUT/$(echo "$1-$2" | tr '/ ' '__').fig"
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+# row LABEL APP FIGS: a table row of the medians in FIGS.
+row() {
+	local ms kib plugin rc prss="-"
+	ms=$(cut -d' ' -f1 "$3" | median)
+	kib=$(cut -d' ' -f2 "$3" | median)
+	plugin=$(cut -d' ' -f3 "$3" | median)
+	rc=$(cut -d' ' -f4 "$3" | sort -u | tr '\n' ' ')
+	[ "$plugin" != 0 ] && prss=$(printf '%.1f' "$(echo "$plugin/1024" | bc -l)")
+	printf '| %s | %s | %.3f | %.1f | %s | %s|\n' "$1" "$2" "$(echo "$ms/1000" | bc -l)" "$(echo "$kib/1024" | bc -l)" "$prss" "$rc"
+	echo "$ms $kib" >"$3.median"
 }
 
 echo
-echo "### start-up of routeguard analyze (median of $RUNS runs; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "### start-up of routeguard analyze (median of $RUNS interleaved runs; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
-echo "| build | app | binary | wall s | peak RSS MiB | exit |"
+echo "| build | app | wall s | peak RSS MiB | plugin peak RSS MiB | exit |"
 echo "|---|---|---|---|---|---|"
-row "plugin boundary" "$NO_ISTIO_APP" "$OUT/shipped/routeguard"
-row "Istio linked in" "$NO_ISTIO_APP" "$OUT/inproc/routeguard-inproc"
-row "plugin boundary" "$ISTIO_APP" "$OUT/shipped/routeguard"
-row "Istio linked in" "$ISTIO_APP" "$OUT/inproc/routeguard-inproc"
+for app in "$NO_ISTIO_APP" "$ISTIO_APP"; do
+	key=$(echo "$app" | tr '/ ' '__')
+	rm -f "$OUT/$key.shipped" "$OUT/$key.inproc"
+	# Interleave the two builds so that load from elsewhere hits both alike.
+	for _ in $(seq "$RUNS"); do
+		once "$OUT/shipped/routeguard" "$app" "$OUT/$key.shipped"
+		once "$OUT/inproc/routeguard-inproc" "$app" "$OUT/$key.inproc"
+	done
+	row "plugin boundary (routeguard)" "$app" "$OUT/$key.shipped"
+	row "Istio linked in (routeguard-inproc)" "$app" "$OUT/$key.inproc"
+done
 
-fig() { cat "$OUT/$(echo "$1-$2" | tr '/ ' '__').fig"; }
-read -r ps pk < <(fig "plugin boundary" "$NO_ISTIO_APP")
-read -r is ik < <(fig "Istio linked in" "$NO_ISTIO_APP")
+key=$(echo "$NO_ISTIO_APP" | tr '/ ' '__')
+read -r ps pk <"$OUT/$key.shipped.median"
+read -r is ik <"$OUT/$key.inproc.median"
 echo
 awk -v ps="$ps" -v is="$is" -v pk="$pk" -v ik="$ik" 'BEGIN {
 	printf "Without Istio objects: %.0f%% less wall time (goal >= 40%%), %.0f%% less peak RSS (goal >= 30%%).\n",
 		(is > 0 ? 100 * (1 - ps / is) : 0), (ik > 0 ? 100 * (1 - pk / ik) : 0) }'
-
 echo
 echo "### one plugin call with 10,000 HTTPRoutes (team-hosts; goal < 0.3 s round trip)"
 echo
-go test ./internal/plugins/ -run '^$' -bench 'Plugin|Encode|Decode' -benchtime 5x -benchmem |
+go test ./internal/plugins/ -run '^$' -bench "Plugin|Encode|Decode" -benchtime ${BENCHTIME:-5x} -benchmem |
 	grep -E '^Benchmark' | awk '{printf "%-34s %8.1f ms/op  %s\n", $1, $3/1e6, ($5=="MB/s" ? $4" MB/s" : "")}'
