@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 // process is one running plugin.
 type process struct {
 	spec   *Spec
+	cmd    *exec.Cmd
 	client *plugin.Client
 	rpc    *sdk.Client
 	stderr *stderrTail
@@ -35,7 +35,8 @@ func start(s *Spec, getenv func(string) string) (*process, error) {
 	}
 	cmd := exec.Command(s.Path)
 	cmd.Env = pluginEnv(getenv)
-	p := &process{spec: s, stderr: &stderrTail{}}
+	ownGroup(cmd)
+	p := &process{spec: s, cmd: cmd, stderr: &stderrTail{}}
 	p.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          sdk.PluginSet(nil),
@@ -94,6 +95,18 @@ func (p *process) explain(what string, err error) error {
 	case isStatus && st.Code() == codes.Unknown:
 		// The plugin itself returned the error.
 		return fmt.Errorf("%s: %s", what, msg)
+	case strings.Contains(msg, "timeout while waiting for plugin to start"):
+		return fmt.Errorf("%s: the plugin did not complete go-plugin's handshake within %s (plugins.timeout); is it built with plugins/sdk's Serve?",
+			what, p.spec.Timeout)
+	case strings.Contains(msg, "Unrecognized remote plugin message"):
+		first, _, _ := strings.Cut(strings.TrimPrefix(msg, "Unrecognized remote plugin message: "), "\n")
+		detail := ""
+		p.exited() // go-plugin marks the exit once stderr is drained
+		if sum := p.stderr.summary(); sum != "" {
+			detail = "; its stderr says: " + sum
+		}
+		return fmt.Errorf("%s: not a routeguard plugin: it printed %q instead of go-plugin's handshake (build it with plugins/sdk's Serve)%s",
+			what, first, detail)
 	case strings.Contains(strings.ToLower(msg), "incompatible api version"):
 		return fmt.Errorf("%s: the plugin speaks another protocol version (%s); rebuild it against the plugins/sdk of this routeguard (protocol %d)",
 			what, msg, sdk.ProtocolVersion)
@@ -120,18 +133,25 @@ func (p *process) exited() bool {
 	return false
 }
 
-// close asks the plugin to exit and waits for it (go-plugin kills it when
-// it has not exited after two seconds).
-func (p *process) close() { p.client.Kill() }
-
-// kill stops the process at once (a plugin that hangs does not get the
-// graceful two seconds go-plugin would give it).
-func (p *process) kill() {
-	if rc := p.client.ReattachConfig(); rc != nil && rc.Pid > 0 && !p.client.Exited() {
-		if proc, err := os.FindProcess(rc.Pid); err == nil {
-			_ = proc.Kill()
+// close asks the plugin to exit and waits for it; what is still running
+// after three seconds is killed.
+func (p *process) close() {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			killGroup(p.cmd)
 		}
-	}
+	}()
+	p.client.Kill()
+	close(done)
+}
+
+// kill stops the plugin and everything it started at once (a plugin that
+// hangs does not get the graceful two seconds go-plugin would give it).
+func (p *process) kill() {
+	killGroup(p.cmd)
 	p.client.Kill()
 }
 
