@@ -113,13 +113,14 @@ KS_SPLIT=$(grep -c '^kind: Kustomization' "$REPO/clusters/split/flux.yaml")
 # measure LABEL ARGS...: median wall seconds and max peak RSS over RUNS runs.
 measure() {
   local label=$1; shift
-  local walls=() rss="-" code=0
+  local walls=() cpus=() rss="-" code=0
   for _ in $(seq "$RUNS"); do
     local start end
     start=$(date +%s.%N)
     if [ -x /usr/bin/time ]; then
-      /usr/bin/time -f '%M' -o "$BENCH/time.out" "$RG" "$@" >"$BENCH/out.yaml" 2>"$BENCH/err.txt" || code=$?
-      local kb; kb=$(tail -n1 "$BENCH/time.out")
+      /usr/bin/time -f '%M %U %S' -o "$BENCH/time.out" "$RG" "$@" >"$BENCH/out.yaml" 2>"$BENCH/err.txt" || code=$?
+      local kb u sy; read -r kb u sy < <(tail -n1 "$BENCH/time.out")
+      cpus+=("$(echo "$u + $sy" | bc -l)")
       if [ "$rss" = "-" ] || [ "$kb" -gt "$rss" ]; then rss=$kb; fi
     else
       "$RG" "$@" >"$BENCH/out.yaml" 2>"$BENCH/err.txt" || code=$?
@@ -128,16 +129,20 @@ measure() {
     walls+=("$(echo "$end - $start" | bc -l)")
   done
   local median; median=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  local cpu="-"
+  if [ ${#cpus[@]} -gt 0 ]; then
+    cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f s", a[int((NR+1)/2)]}')
+  fi
   local objs; objs=$(grep -c '^kind:' "$BENCH/out.yaml" || true)
   [ "$rss" != "-" ] && rss="$((rss / 1024)) MiB"
-  printf '| %s | %s | %.2f s | %s | %s |\n' "$label" "$objs" "$median" "$rss" "$code"
+  printf '| %s | %s | %.2f s | %s | %s | %s |\n' "$label" "$objs" "$median" "$cpu" "$rss" "$code"
 }
 
 {
-  echo "routeguard flux build, median of $RUNS runs, $(nproc) cores, $(go env GOVERSION)"
+  echo "routeguard flux build, median of $RUNS runs, $(nproc) cores, $(go env GOVERSION), load average $(cut -d' ' -f1 /proc/loadavg) at start"
   echo
-  echo "| input | objects out | wall (median) | peak RSS | exit |"
-  echo "|---|---|---|---|---|"
+  echo "| input | objects out | wall (median) | CPU user+sys (median) | peak RSS | exit |"
+  echo "|---|---|---|---|---|---|"
   measure "examples/flux/clusters/prod (3 Kustomizations, 1 HelmRelease), with analysis" flux build --all examples/flux/clusters/prod
   measure "examples, build only (--analyze=false)" flux build --all --analyze=false examples/flux/clusters/prod
   measure "synthetic $OBJECTS objects, $KS_SPLIT Kustomizations (one per namespace), with analysis" flux build --all --repo-root "$REPO" "$REPO/clusters/split"
