@@ -4,21 +4,29 @@ BIN      ?= bin
 GOFLAGS  ?= -buildvcs=false
 export GOFLAGS
 
-.PHONY: all build demo test test-main test-compat lint bench clean
+.PHONY: all build demo test test-main test-sdk test-compat lint bench clean
 
 all: build
 
+# build: routeguard and its first-party Istio analysis plugin (kept out of the
+# main binary so apps without Istio objects do not pay for Istio's packages).
 build:
-	$(GO) build -o $(BIN)/routeguard ./cmd/routeguard && $(GO) build -o $(BIN)/routeguard-istio ./cmd/routeguard-istio
+	$(GO) build -o $(BIN)/routeguard ./cmd/routeguard
+	$(GO) build -o $(BIN)/routeguard-istio ./cmd/routeguard-istio
 
 # demo: build routeguard and render every bundled example app.
 demo: build
 	./scripts/demo.sh $(BIN)/routeguard
 
-test: test-main test-compat
+test: test-main test-sdk test-compat
 
 test-main: build
 	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
+
+# test-sdk: the plugin SDK is its own module (plugin authors do not pull in
+# routeguard's dependencies).
+test-sdk:
+	cd plugins/sdk && $(GO) test -count=1 ./...
 
 # test-compat runs routeguard's artifacts through Argo CD's own code
 # (argocd-cmp-server, Lua VM, notifications). Cold build: ~4 minutes.
@@ -28,6 +36,7 @@ test-compat: build
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	cd plugins/sdk && $(GO) vet ./...
 	cd compat/argocd && $(GO) vet ./...
 
 bench: build
