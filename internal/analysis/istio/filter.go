@@ -61,9 +61,14 @@ func (in *input) addPodLabels(ns string, l map[string]string) {
 }
 
 // filter turns Istio messages into findings.
-type filter struct{ in *input }
+type filter struct {
+	in    *input
+	known map[*manifest.Object]bool // serviceWorkloadsKnown by DestinationRule
+}
 
-func newFilter(in *input, _ Options) *filter { return &filter{in: in} }
+func newFilter(in *input, _ Options) *filter {
+	return &filter{in: in, known: map[*manifest.Object]bool{}}
+}
 
 // Codes that describe live state a synthetic Pod cannot have: the sidecar
 // is added by the injection webhook at admission, so a pod template never
@@ -81,10 +86,10 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	fd := analysis.Finding{
 		Code:     m.Type.Code(),
 		Severity: severityOf(m.Type.Level()),
-		Message:  messageText(m),
 		Analyzer: Name,
 	}
 	if m.Resource == nil {
+		fd.Message = messageText(m)
 		return fd, true
 	}
 	if suppressedByAnnotation(m) {
@@ -92,6 +97,7 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	}
 	origin, ok := m.Resource.Origin.(*kube.Origin)
 	if !ok {
+		fd.Message = messageText(m)
 		return fd, true
 	}
 	ns, name := m.Resource.Metadata.FullName.Namespace.String(), m.Resource.Metadata.FullName.Name.String()
@@ -106,6 +112,7 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	if !f.in.opts.ReportUnbackedPodMessages && !f.backed(fd.Code, origin.Type, ns, o) {
 		return fd, false
 	}
+	fd.Message = messageText(m)
 	if host, ok := f.outsideHost(m, ns); ok {
 		fd.Code = analysis.CodeUnresolvedOutside
 		fd.Severity = analysis.SeverityWarning
@@ -172,7 +179,12 @@ func hostNamespace(host string) string {
 func (f *filter) backed(code string, g config.GroupVersionKind, ns string, o *manifest.Object) bool {
 	switch code {
 	case msg.DestinationRuleSubsetNotSelectPods.Code(): // IST0173
-		return f.serviceWorkloadsKnown(ns, o)
+		known, ok := f.known[o]
+		if !ok {
+			known = f.serviceWorkloadsKnown(ns, o)
+			f.known[o] = known
+		}
+		return known
 	case msg.NoMatchingWorkloadsFound.Code(): // IST0127: selectors of Sidecars, policies, ...
 		return len(f.in.pods[ns]) > 0
 	}
