@@ -71,7 +71,7 @@ func TestFluxBuildRemoteChartWarns(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "warning: clusters/good/apps.yaml:88: HelmRelease flux-system/remote") || !strings.Contains(stderr, "cannot be rendered offline") {
+	if !strings.Contains(stderr, "warning: clusters/good/apps.yaml:91: HelmRelease flux-system/remote") || !strings.Contains(stderr, "cannot be rendered offline") {
 		t.Fatalf("no warning for the remote chart:\n%s", stderr)
 	}
 }

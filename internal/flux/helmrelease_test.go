@@ -58,6 +58,7 @@ func TestHelmReleases(t *testing.T) {
 				"spec.replicas":                       int64(2),           // spec.values over valuesFrom's 5
 				"spec.template.spec.containers.image": "nginx:1.27",       // post-renderer newTag over valuesFrom's nginx:1.25
 				"metadata.labels.greeting":            "hi from a secret", // Secret stringData via targetPath
+				"metadata.labels.team":                "web",              // spec.commonMetadata
 			},
 		},
 		{name: "remote chart", repo: "testdata/repo", cluster: "clusters/good", release: "flux-system/remote", skipped: "HelmRepository, which cannot be rendered offline"},

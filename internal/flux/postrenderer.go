@@ -24,11 +24,17 @@ const (
 type postRenderer struct {
 	kustomizations []kustypes.Kustomization
 	name, ns       string
+	// spec.commonMetadata: labels and annotations set on every object.
+	labels, annotations map[string]any
 }
 
 func newPostRenderer(hr *manifest.Object) (*postRenderer, error) {
 	spec, _ := hr.Body["spec"].(map[string]any)
 	pr := &postRenderer{name: hr.Name, ns: hr.Namespace}
+	if cm, ok := spec["commonMetadata"].(map[string]any); ok {
+		pr.labels, _ = cm["labels"].(map[string]any)
+		pr.annotations, _ = cm["annotations"].(map[string]any)
+	}
 	list, _ := spec["postRenderers"].([]any)
 	for i, item := range list {
 		m, _ := item.(map[string]any)
@@ -66,7 +72,7 @@ func (p *postRenderer) Run(in *bytes.Buffer) (*bytes.Buffer, error) {
 		}
 		cur = out
 	}
-	return originLabels(cur, p.name, p.ns)
+	return p.originLabels(cur)
 }
 
 // runKustomize builds the rendered manifests as the only resource of k in
@@ -92,8 +98,10 @@ func runKustomize(k kustypes.Kustomization, manifests []byte) ([]byte, error) {
 	return resMap.AsYaml()
 }
 
-// originLabels sets helm-controller's origin labels on every object.
-func originLabels(manifests []byte, name, ns string) (*bytes.Buffer, error) {
+// originLabels sets spec.commonMetadata and then helm-controller's origin
+// labels on every object.
+func (p *postRenderer) originLabels(manifests []byte) (*bytes.Buffer, error) {
+	name, ns := p.name, p.ns
 	objs, err := manifest.Decode("helm-output.yaml", manifests)
 	if err != nil {
 		return nil, err
@@ -105,6 +113,19 @@ func originLabels(manifests []byte, name, ns string) (*bytes.Buffer, error) {
 		if labels == nil {
 			labels = map[string]any{}
 			md["labels"] = labels
+		}
+		for k, v := range p.labels {
+			labels[k] = v
+		}
+		if len(p.annotations) > 0 {
+			ann, _ := md["annotations"].(map[string]any)
+			if ann == nil {
+				ann = map[string]any{}
+				md["annotations"] = ann
+			}
+			for k, v := range p.annotations {
+				ann[k] = v
+			}
 		}
 		labels[HelmReleaseNameLabel] = name
 		labels[HelmReleaseNamespaceLabel] = ns
