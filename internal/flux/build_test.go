@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
+	"github.com/fluxcd/pkg/sourceignore"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -18,15 +19,23 @@ import (
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
-// copyTree copies src into dst (kustomize-controller builds in a temporary
-// copy of the source artifact; so does the reference here).
+// copyTree copies src into dst the way source-controller packs a
+// GitRepository artifact with its default exclusions (kustomize-controller
+// builds in a copy of that artifact; so does the reference here).
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
+	matcher := sourceignore.NewDefaultMatcher(nil, nil)
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
+		if rel != "." && matcher.Match(strings.Split(filepath.ToSlash(rel), "/"), d.IsDir()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)

@@ -12,6 +12,7 @@ import (
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	securefs "github.com/fluxcd/pkg/kustomize/filesys"
+	"github.com/fluxcd/pkg/sourceignore"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
@@ -99,7 +100,10 @@ func (inv *Inventory) buildKustomization(ctx context.Context, ks *manifest.Objec
 		return nil, fmt.Errorf("spec.path %q: %w", path, err)
 	}
 	u := unstructured.Unstructured{Object: ks.Body}
-	gen := fluxkustomize.NewGenerator(inv.RepoRoot, u)
+	// The controller builds source-controller's artifact, which leaves out
+	// what the GitRepository ignores: its spec.ignore, else the default
+	// exclusions (VCS, CI, images, archives), plus .sourceignore files.
+	gen := fluxkustomize.NewGeneratorWithIgnore(inv.RepoRoot, inv.sourceIgnore(ks), u)
 	data, kfile, _, err := gen.GenerateManifest(dirPath)
 	if err != nil {
 		return nil, fmt.Errorf("generating kustomization for %s: %w", path, err)
@@ -221,6 +225,24 @@ func setCommonMetadata(set *manifest.Set, cm map[string]any) {
 			}
 		}
 	}
+}
+
+// sourceIgnore returns the ignore patterns of the Kustomization's
+// GitRepository: its spec.ignore when set, else source-controller's default
+// exclusions. VCS files are always excluded.
+func (inv *Inventory) sourceIgnore(ks *manifest.Object) string {
+	defaults := strings.Join([]string{sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ",")
+	spec, _ := ks.Body["spec"].(map[string]any)
+	ref, _ := spec["sourceRef"].(map[string]any)
+	name, _ := ref["name"].(string)
+	ns, _ := ref["namespace"].(string)
+	if gr, ok := inv.Sources[manifest.Key{Group: SourceGroup, Kind: "GitRepository", Namespace: firstNonEmpty(ns, ks.Namespace), Name: name}]; ok {
+		grSpec, _ := gr.Body["spec"].(map[string]any)
+		if ignore, ok := grSpec["ignore"].(string); ok {
+			return strings.ReplaceAll(sourceignore.ExcludeVCS, ",", "\n") + "\n" + ignore
+		}
+	}
+	return strings.ReplaceAll(sourceignore.ExcludeVCS+","+defaults, ",", "\n")
 }
 
 // checkSourceRef accepts Kustomizations whose source is a GitRepository
