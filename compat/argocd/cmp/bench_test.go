@@ -37,7 +37,10 @@ func syntheticRepo(b *testing.B) string {
 // and stream, unpack, process start, render, analysis, manifests back):
 // routeguard as shipped beside the same plugin rendering only, so that the
 // difference is what analysis costs, and beside a routeguard without the
-// out-of-process Istio plugin (built-in analyzers only) to split that cost.
+// out-of-process Istio plugin (built-in analyzers only) to split that cost;
+// all three discover like the shipped plugin.yaml, so a named Application
+// pays one MatchRepository stream in each. The shipped spec without its
+// discover block shows what that stream costs.
 // scripts/bench-cmp.sh prints the table.
 func BenchmarkGenerateManifest(b *testing.B) {
 	apps := []struct {
@@ -49,7 +52,7 @@ func BenchmarkGenerateManifest(b *testing.B) {
 		{"synthetic-1000", app{name: "synth", path: "apps/synth"}},
 	}
 	for _, c := range apps {
-		for _, plugin := range []string{pluginRenderOnly, pluginBuiltin, pluginShipped} {
+		for _, plugin := range []string{pluginRenderOnly, pluginBuiltin, pluginShipped, pluginNamedOnly} {
 			b.Run(c.name+"/"+plugin, func(b *testing.B) {
 				a := c.a
 				if c.name == "synthetic-1000" {

@@ -20,6 +20,7 @@ const (
 	pluginShipped    = "routeguard"         // cmp/plugin.yaml as shipped
 	pluginRenderOnly = "routeguard-render"  // the same without analysis: the benchmark baseline
 	pluginBuiltin    = "routeguard-builtin" // a routeguard without routeguard-istio beside it: built-in analyzers only
+	pluginNamedOnly  = "routeguard-named"   // the shipped spec without the discover block
 	pluginCreds      = "routeguard-creds"   // shipped spec with provideGitCreds: true
 	pluginEnvProbe   = "env-probe"          // reports whether git credentials reached the plugin
 )
@@ -93,8 +94,11 @@ func setup() (int, error) {
 	os.Setenv("ARGOCD_PLUGINSOCKFILEPATH", sockDir) // read by Argo CD's discovery on the client side
 	configs := map[string]string{pluginShipped: filepath.Join(mainRoot, "cmp")}
 	for name, spec := range map[string]string{
-		pluginRenderOnly: "generate:\n    command: [routeguard, cmp, generate, --render-only]\n",
-		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n",
+		// The benchmark variants discover like the shipped plugin, so that
+		// they differ from it only in what generate does.
+		pluginRenderOnly: "generate:\n    command: [routeguard, cmp, generate, --render-only]\n" + discoverBlock,
+		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n" + discoverBlock,
+		pluginNamedOnly:  "generate:\n    command: [routeguard, cmp, generate]\n",
 		pluginCreds:      "generate:\n    command: [routeguard, cmp, generate]\n  parameters:\n    dynamic:\n      command: [routeguard, cmp, parameters]\n  provideGitCreds: true\n",
 		pluginEnvProbe:   "generate:\n    command: [sh, -c]\n    args: ['printf \"apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: probe}\\ndata: {creds: \\\"%s\\\"}\\n\" $(env | grep -c ^ARGOCD_GIT_AUTH_HEADER=)']\n  provideGitCreds: true\n",
 	} {
@@ -113,6 +117,8 @@ func setup() (int, error) {
 	}
 	return 0, nil
 }
+
+const discoverBlock = "  discover:\n    find:\n      command: [routeguard, cmp, discover]\n"
 
 func copyFile(src, dst string) error {
 	data, err := os.ReadFile(src)
