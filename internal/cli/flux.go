@@ -61,7 +61,7 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 	fs.StringVarP(&f.namespace, "namespace", "n", "", "with --name: its namespace (default: any)")
 	fs.StringVar(&f.repoRoot, "repo-root", "", "the GitRepository root that spec.path is relative to (default: the git top level above PATH)")
 	fs.BoolVar(&f.strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
-	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases (charts only a registry holds are never fetched)")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching HelmRepository (https) charts")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 	fs.StringVarP(&f.output, "output", "o", "yaml", "manifest output format: yaml or json")
 	fs.StringVar(&f.report, "report", "", "print the analysis report on stdout in this format (text, json, sarif, junit, gitlab) instead of the manifests")

@@ -34,9 +34,20 @@ func (inv *Inventory) BuildHelmRelease(ctx context.Context, hr *manifest.Object,
 
 func (inv *Inventory) buildHelmRelease(ctx context.Context, hr *manifest.Object, opts Options) (*manifest.Set, error) {
 	spec, _ := hr.Body["spec"].(map[string]any)
-	chartDir, valuesFiles, err := inv.chartSource(hr)
+	chartDir, valuesFiles, remote, err := inv.chartSource(hr, opts)
 	if err != nil {
 		return nil, err
+	}
+	archive := ""
+	if remote != nil {
+		dir, cleanup, err := tempDir()
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		if archive, err = remote.fetch(ctx, dir); err != nil {
+			return nil, err
+		}
 	}
 	values, err := inv.helmValues(hr)
 	if err != nil {
@@ -53,6 +64,7 @@ func (inv *Inventory) buildHelmRelease(ctx context.Context, hr *manifest.Object,
 		Namespace:    namespace,
 		ValuesFiles:  valuesFiles,
 		Values:       values,
+		Archive:      archive,
 		KubeVersion:  opts.KubeVersion,
 		PostRenderer: pr,
 	})
@@ -89,7 +101,7 @@ func releaseName(hr *manifest.Object) string {
 // chartSource finds the chart directory in the repository: spec.chart.spec
 // with a GitRepository sourceRef, or spec.chartRef to a HelmChart whose
 // source is a GitRepository. Charts only a registry holds are skipped.
-func (inv *Inventory) chartSource(hr *manifest.Object) (string, []string, error) {
+func (inv *Inventory) chartSource(hr *manifest.Object, opts Options) (string, []string, *remoteChart, error) {
 	spec, _ := hr.Body["spec"].(map[string]any)
 	if ref, ok := spec["chartRef"].(map[string]any); ok {
 		kind, _ := ref["kind"].(string)
@@ -97,32 +109,39 @@ func (inv *Inventory) chartSource(hr *manifest.Object) (string, []string, error)
 		ns, _ := ref["namespace"].(string)
 		ns = firstNonEmpty(ns, hr.Namespace)
 		if kind != "HelmChart" {
-			return "", nil, &SkipError{Reason: fmt.Sprintf("its chart comes from %s %s/%s, a registry routeguard does not fetch; render it in CI with the chart vendored in the repository", kind, ns, name)}
+			return "", nil, nil, &SkipError{Reason: fmt.Sprintf("its chart comes from %s %s/%s, a registry routeguard does not fetch; render it in CI with the chart vendored in the repository", kind, ns, name)}
 		}
 		hc, ok := inv.Sources[manifest.Key{Group: SourceGroup, Kind: "HelmChart", Namespace: ns, Name: name}]
 		if !ok {
-			return "", nil, fmt.Errorf("spec.chartRef: HelmChart %s/%s is not in the repository (looked under %s)", ns, name, inv.Dir)
+			return "", nil, nil, fmt.Errorf("spec.chartRef: HelmChart %s/%s is not in the repository (looked under %s)", ns, name, inv.Dir)
 		}
 		hcSpec, _ := hc.Body["spec"].(map[string]any)
-		return inv.chartFromSpec(hcSpec, "HelmChart "+ns+"/"+name)
+		return inv.chartFromSpec(hc, hcSpec, "HelmChart "+ns+"/"+name, opts)
 	}
 	chart, _ := spec["chart"].(map[string]any)
 	cs, ok := chart["spec"].(map[string]any)
 	if !ok {
-		return "", nil, fmt.Errorf("neither spec.chart.spec nor spec.chartRef is set; name the chart")
+		return "", nil, nil, fmt.Errorf("neither spec.chart.spec nor spec.chartRef is set; name the chart")
 	}
-	return inv.chartFromSpec(cs, "spec.chart.spec")
+	return inv.chartFromSpec(hr, cs, "spec.chart.spec", opts)
 }
 
-func (inv *Inventory) chartFromSpec(cs map[string]any, where string) (string, []string, error) {
+func (inv *Inventory) chartFromSpec(owner *manifest.Object, cs map[string]any, where string, opts Options) (string, []string, *remoteChart, error) {
 	ref, _ := cs["sourceRef"].(map[string]any)
 	kind, _ := ref["kind"].(string)
 	name, _ := cs["chart"].(string)
+	if kind == "HelmRepository" {
+		if !opts.AllowNetwork {
+			return "", nil, nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from a HelmRepository, which cannot be rendered offline; pass --allow-network to fetch it", name)}
+		}
+		remote, err := inv.helmRepositoryChart(owner, cs)
+		return "", nil, remote, err
+	}
 	if kind != "GitRepository" {
-		return "", nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from a %s, which cannot be rendered offline (only charts in this repository, sourceRef kind GitRepository, are)", name, orNone(kind))}
+		return "", nil, nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from a %s, which cannot be rendered offline (only charts in this repository, sourceRef kind GitRepository, and with --allow-network HelmRepository charts, are)", name, orNone(kind))}
 	}
 	if name == "" {
-		return "", nil, fmt.Errorf("%s.chart is empty; give the chart's path in the repository", where)
+		return "", nil, nil, fmt.Errorf("%s.chart is empty; give the chart's path in the repository", where)
 	}
 	var files []string
 	if vf, ok := cs["valuesFiles"].([]any); ok {
@@ -132,12 +151,12 @@ func (inv *Inventory) chartFromSpec(cs map[string]any, where string) (string, []
 			// relative to the chart, as render.ReleaseOptions takes them.
 			rel, err := filepath.Rel(filepath.FromSlash(strings.TrimPrefix(name, "./")), filepath.FromSlash(strings.TrimPrefix(s, "./")))
 			if err != nil {
-				return "", nil, fmt.Errorf("%s.valuesFiles %q: %w", where, s, err)
+				return "", nil, nil, fmt.Errorf("%s.valuesFiles %q: %w", where, s, err)
 			}
 			files = append(files, rel)
 		}
 	}
-	return name, files, nil
+	return name, files, nil, nil
 }
 
 // helmValues merges spec.valuesFrom in order and spec.values last, as

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 
 	"helm.sh/helm/v4/pkg/action"
@@ -25,6 +26,10 @@ type ReleaseOptions struct {
 	ValuesFiles []string       // merged first, relative to the chart (spec.chart.spec.valuesFiles)
 	Values      map[string]any // merged over the files (valuesFrom + spec.values, already merged)
 	KubeVersion string
+	// Archive, when set, is a chart archive fetched from a chart repository
+	// (outside the repository root); chartDir is then ignored and
+	// ValuesFiles must be empty.
+	Archive string
 	// PostRenderer runs on the rendered manifests, through Helm's own
 	// post-render step (helm-controller sets Kustomize patches and its
 	// origin labels here).
@@ -39,19 +44,29 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if err != nil {
 		return nil, err
 	}
-	dir, err := r.resolve(chartDir)
-	if err != nil {
-		return nil, fmt.Errorf("chart %w", err)
-	}
-	if !fileExists(dir + "/Chart.yaml") {
-		return nil, fmt.Errorf("%s: no Chart.yaml; the chart path must be a chart directory in the repository", r.rel(dir))
-	}
-	if err := r.checkTree(dir); err != nil {
-		return nil, err
-	}
-	ch, err := loader.Load(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(dir), err)
+	var dir string
+	var ch chart.Charter
+	if o.Archive != "" {
+		if len(o.ValuesFiles) > 0 {
+			return nil, fmt.Errorf("valuesFiles of a chart fetched from a chart repository are not supported; move them into values")
+		}
+		dir = r.dir
+		if ch, err = loader.Load(o.Archive); err != nil {
+			return nil, fmt.Errorf("%s: cannot load Helm chart: %w", filepath.Base(o.Archive), err)
+		}
+	} else {
+		if dir, err = r.resolve(chartDir); err != nil {
+			return nil, fmt.Errorf("chart %w", err)
+		}
+		if !fileExists(dir + "/Chart.yaml") {
+			return nil, fmt.Errorf("%s: no Chart.yaml; the chart path must be a chart directory in the repository", r.rel(dir))
+		}
+		if err := r.checkTree(dir); err != nil {
+			return nil, err
+		}
+		if ch, err = loader.Load(dir); err != nil {
+			return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(dir), err)
+		}
 	}
 	acc, err := chart.NewAccessor(ch)
 	if err != nil {
@@ -92,6 +107,9 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	}
 	set := manifest.NewSet()
 	chartRel := r.rel(dir)
+	if o.Archive != "" {
+		chartRel = filepath.Base(o.Archive)
+	}
 	for _, d := range splitHelmManifest(rv1.Manifest) {
 		file := chartRel
 		if _, rest, ok := strings.Cut(d.Template, "/"); ok && d.Template != "" {
