@@ -95,6 +95,12 @@ func runPostrender(ctx context.Context, env *Env, args []string) int {
 	if cfg.Transforms != nil {
 		*tf = *cfg.Transforms
 	}
+	if w, ok := vars[WeightsVariable]; ok && f.weights == "" {
+		// The same variable that states weights in a Flux Kustomization.
+		if tf.Weights, err = config.ParseWeights(w); err != nil {
+			return failf(env, "variable %s: %v", WeightsVariable, err)
+		}
+	}
 	if f.weights != "" {
 		if tf.Weights, err = config.ParseWeights(f.weights); err != nil {
 			return failf(env, "--weights: %v", err)

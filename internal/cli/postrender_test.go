@@ -32,6 +32,8 @@ func TestPostrender(t *testing.T) {
 	}{
 		{name: "weights on the example VirtualService", stdin: vs, args: []string{"--weights", "reviews: blue 30, green 70", "--analyze=false"},
 			want: []string{"subset: blue\n      weight: 30", "subset: green\n      weight: 70"}},
+		{name: "weights from the routeguard_weights variable", stdin: vs, args: []string{"--var", "routeguard_weights=reviews: blue 45, green 55", "--analyze=false"},
+			want: []string{"subset: blue\n      weight: 45", "subset: green\n      weight: 55"}},
 		{name: "variables from a file and flags", stdin: cm, args: []string{"--vars-file", varsFile, "--var", "env=stage"},
 			want: []string{"host: api.shop.example.com", "env: stage", "literal: ${domain}"}},
 		{name: "no variables: no substitution (as Flux)", stdin: cm, args: nil, want: []string{"host: api.${domain}"}},
