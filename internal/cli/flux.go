@@ -105,13 +105,25 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 			return failf(env, "%v", err)
 		}
 	}
-	inv, err := flux.Scan(root, path)
+	// A file: build the Flux objects it holds, with its directory's
+	// ConfigMaps and Secrets for substituteFrom and valuesFrom.
+	scanDir := path
+	if !fi.IsDir() {
+		scanDir = filepath.Dir(path)
+	}
+	inv, err := flux.Scan(root, scanDir)
 	if err != nil {
 		return failf(env, "%v", err)
 	}
 	objs := inv.All()
+	if !fi.IsDir() {
+		objs = inFile(inv, objs, path)
+	}
 	if f.name != "" {
 		objs = inv.Select(f.name, f.namespace)
+		if !fi.IsDir() {
+			objs = inFile(inv, objs, path)
+		}
 		if len(objs) == 0 {
 			return failf(env, "no Kustomization or HelmRelease named %q%s under %s", f.name, inNamespace(f.namespace), path)
 		}
@@ -263,6 +275,25 @@ func applyTransforms(inv *flux.Inventory, b *flux.Build) error {
 		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, where, b.Object.Kind, b.Object.Namespace, b.Object.Name)
 	}
 	return nil
+}
+
+// inFile keeps the objects that come from file.
+func inFile(inv *flux.Inventory, objs []*manifest.Object, file string) []*manifest.Object {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil
+	}
+	rel, err := filepath.Rel(inv.RepoRoot, abs)
+	if err != nil {
+		return nil
+	}
+	var out []*manifest.Object
+	for _, o := range objs {
+		if o.Source.File == filepath.ToSlash(rel) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 func inNamespace(ns string) string {

@@ -151,3 +151,17 @@ func TestFluxBuildWeightsVariable(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 }
+
+func TestFluxBuildFile(t *testing.T) {
+	// A file: its Flux objects only, with its directory's ConfigMaps.
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--analyze=false", "../../examples/flux/clusters/prod/apps.yaml")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "name: status-page") || !strings.Contains(stdout, "name: frontend") || !strings.Contains(stdout, "value: prod-eu-1") {
+		t.Fatalf("apps.yaml's Kustomizations not built with cluster-vars:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "reviews") || strings.Contains(stdout, "helm.toolkit.fluxcd.io") {
+		t.Fatalf("objects of other files were built:\n%s", stdout)
+	}
+}
