@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -63,6 +64,7 @@ func (in *input) addPodLabels(ns string, l map[string]string) {
 // filter turns Istio messages into findings.
 type filter struct {
 	in    *input
+	mu    sync.Mutex                // analyzers report from several goroutines
 	known map[*manifest.Object]bool // serviceWorkloadsKnown by DestinationRule
 }
 
@@ -179,6 +181,8 @@ func hostNamespace(host string) string {
 func (f *filter) backed(code string, g config.GroupVersionKind, ns string, o *manifest.Object) bool {
 	switch code {
 	case msg.DestinationRuleSubsetNotSelectPods.Code(): // IST0173
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		known, ok := f.known[o]
 		if !ok {
 			known = f.serviceWorkloadsKnown(ns, o)

@@ -2,7 +2,9 @@ package istio
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -136,26 +138,68 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	// analyzers whose inputs are not in the store, run the others in Istio's
 	// own analysis context, collect the messages.
 	f := newFilter(in, opts)
-	combined.RemoveSkipped(st.Schemas())
-	// Istio polls Canceled() between analyzers.
-	ictx := local.NewContext(map[cluster.ID]model.ConfigStore{"default": st}, ctx.Done(), func(config.GroupVersionKind) {})
-	// Messages routeguard will not report are dropped as Istio reports
-	// them: sorting thousands of them (Istio sorts by formatted text) would
-	// cost more than the analysis.
-	filteringAnalyzer{CombinedAnalyzer: combined, f: f}.Analyze(ictx)
-	if err := ctx.Err(); err != nil {
+	msgs, err := runAnalyzers(ctx, combined, st, f)
+	if err != nil {
 		return nil, err
 	}
-	getter, ok := ictx.(interface{ GetMessages(...string) diag.Messages })
-	if !ok {
-		return nil, fmt.Errorf("istio's analysis context no longer exposes its messages (%T)", ictx)
-	}
-	for _, m := range getter.GetMessages() {
+	for _, m := range msgs {
 		if fd, ok := f.finding(m); ok {
 			findings = append(findings, fd)
 		}
 	}
 	return sortFindings(findings), nil
+}
+
+// runAnalyzers does what local.IstiodAnalyzer.Analyze does, on st: skip
+// the analyzers whose inputs are not in the store, run the others in
+// Istio's own analysis context, collect the messages. The analyzers are
+// split over the available processors, each group with a context of its
+// own (a context is not safe for concurrent use; the store is read-only).
+func runAnalyzers(ctx context.Context, combined istioanalysis.CombinedAnalyzer, st *store,
+	f *filter,
+) ([]diag.Message, error) {
+	combined.RemoveSkipped(st.Schemas())
+	byName := map[string]istioanalysis.Analyzer{}
+	for _, a := range guardedAnalyzers() {
+		byName[a.Metadata().Name] = a
+	}
+	groups := make([][]istioanalysis.Analyzer, max(1, min(runtime.GOMAXPROCS(0), 4)))
+	for i, name := range combined.AnalyzerNames() {
+		groups[i%len(groups)] = append(groups[i%len(groups)], byName[name])
+	}
+	results := make([]diag.Messages, len(groups))
+	errs := make([]error, len(groups))
+	var wg sync.WaitGroup
+	for i, g := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Istio polls Canceled() between analyzers.
+			ictx := local.NewContext(map[cluster.ID]model.ConfigStore{"default": st}, ctx.Done(), func(config.GroupVersionKind) {})
+			// Messages routeguard will not report are dropped as Istio
+			// reports them: sorting thousands of them (Istio sorts by
+			// formatted text) would cost more than the analysis.
+			filteringAnalyzer{CombinedAnalyzer: istioanalysis.Combine("group", g...), f: f}.Analyze(ictx)
+			getter, ok := ictx.(interface{ GetMessages(...string) diag.Messages })
+			if !ok {
+				errs[i] = fmt.Errorf("istio's analysis context no longer exposes its messages (%T)", ictx)
+				return
+			}
+			results[i] = getter.GetMessages()
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []diag.Message
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	return out, nil
 }
 
 // inputSchemas returns the kinds Istio's analyzers read, less the excluded

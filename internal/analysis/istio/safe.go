@@ -14,12 +14,16 @@ import (
 // they read, such as the sidecar injector's ConfigMap) becomes Istio's own
 // IST0001 internal-error message instead of ending the whole analysis.
 func allAnalyzers() istioanalysis.CombinedAnalyzer {
+	return istioanalysis.Combine("all", guardedAnalyzers()...)
+}
+
+func guardedAnalyzers() []istioanalysis.Analyzer {
 	all := analyzers.All()
 	guarded := make([]istioanalysis.Analyzer, len(all))
 	for i, a := range all {
 		guarded[i] = safeAnalyzer{a}
 	}
-	return istioanalysis.Combine("all", guarded...)
+	return guarded
 }
 
 type safeAnalyzer struct{ istioanalysis.Analyzer }
