@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -110,8 +111,19 @@ func runPostrender(ctx context.Context, env *Env, args []string) int {
 	if f.maxMiB <= 0 {
 		return failf(env, "--max-file-size must be positive, got %d", f.maxMiB)
 	}
-	set, err := readStdin(env, f.maxMiB<<20)
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, f.maxMiB<<20+1))
 	if err != nil {
+		return failf(env, "reading stdin: %v", err)
+	}
+	if int64(len(data)) > f.maxMiB<<20 {
+		return failf(env, "<stdin>: larger than %d MiB; raise --max-file-size if this is intended", f.maxMiB)
+	}
+	objs, err := manifest.Decode("<stdin>", data)
+	if err != nil {
+		return failf(env, "%v", err)
+	}
+	set := manifest.NewSet()
+	if err := set.AddAll(objs); err != nil {
 		return failf(env, "%v", err)
 	}
 	ns := firstNonEmpty(f.namespace, env.Getenv("HELM_NAMESPACE"), "default")
@@ -119,6 +131,10 @@ func runPostrender(ctx context.Context, env *Env, args []string) int {
 		set, err = substitute.Apply(ctx, set, substitute.Kustomization(ns, vars), nil,
 			substitute.Options{Strict: f.strict, Origin: "routeguard postrender --var/--vars-file"})
 		if err != nil {
+			var se *substitute.Error
+			if errors.As(err, &se) {
+				se.Line = substitute.VariableLine(data, se.Object.Source.Line, se.Variable())
+			}
 			return failf(env, "%v", err)
 		}
 	}

@@ -39,7 +39,7 @@ func TestPostrender(t *testing.T) {
 		{name: "no variables: no substitution (as Flux)", stdin: cm, args: nil, want: []string{"host: api.${domain}"}},
 		{name: "sync waves", stdin: vs, args: []string{"--sync-waves", "--analyze=false"}, want: []string{"argocd.argoproj.io/sync-wave: 1"}},
 		{name: "unknown variable in strict mode", stdin: cm, args: []string{"--var", "env=x"}, wantCode: ExitError,
-			want: []string{"<stdin>:1: ConfigMap apps/c: postBuild substitution", `variable not set (strict mode): "domain"`}},
+			want: []string{"<stdin>:7: ConfigMap apps/c: postBuild substitution", `variable not set (strict mode): "domain"`}},
 		{name: "malformed", stdin: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"${x\"\n", args: []string{"--var", "x=1"}, wantCode: ExitError,
 			want: []string{"ConfigMap c: postBuild substitution", "missing closing brace"}},
 		{name: "weights that do not add up", stdin: vs, args: []string{"--weights", "reviews: blue 30, green 30"}, wantCode: ExitError, want: []string{"add up to 60"}},

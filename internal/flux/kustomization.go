@@ -329,25 +329,10 @@ func missingRef(kind string, n substitute.NamespacedName, i int, dir string) err
 // variableLine finds the line of a strict-mode error's variable in the
 // object's file, from the object's first line on (0 when not found).
 func variableLine(repoRoot string, e *substitute.Error) int {
-	v := e.Variable()
 	src := e.Object.Source
-	if v == "" || src.Line == 0 {
-		return 0
-	}
 	data, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(src.File)))
 	if err != nil {
 		return 0
 	}
-	lines := strings.Split(string(data), "\n")
-	for i := src.Line - 1; i < len(lines); i++ {
-		if i > src.Line-1 && strings.HasPrefix(lines[i], "---") {
-			break
-		}
-		for _, form := range []string{"${" + v + "}", "${" + v + ":", "${" + v + "^", "${" + v + ",", "${" + v + "#", "${" + v + "%", "${" + v + "/", "${#" + v + "}"} {
-			if strings.Contains(lines[i], form) {
-				return i + 1
-			}
-		}
-	}
-	return 0
+	return substitute.VariableLine(data, src.Line, e.Variable())
 }

@@ -53,6 +53,27 @@ func (e *Error) Variable() string {
 	return ""
 }
 
+// VariableLine returns the 1-based line of the first use of variable in
+// data at or after line from, within the same YAML document (0 when none).
+func VariableLine(data []byte, from int, variable string) int {
+	if variable == "" || from < 1 {
+		return 0
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := from - 1; i < len(lines); i++ {
+		if i > from-1 && strings.HasPrefix(lines[i], "---") {
+			break
+		}
+		for _, form := range []string{"${" + variable + "}", "${" + variable + ":", "${" + variable + "^", "${" + variable + ",",
+			"${" + variable + "#", "${" + variable + "%", "${" + variable + "/", "${#" + variable + "}"} {
+			if strings.Contains(lines[i], form) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
 func (e *Error) Error() string {
 	var b strings.Builder
 	src := e.Object.Source
