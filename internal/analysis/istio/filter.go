@@ -111,7 +111,7 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	if f.in.synthetic[k] && syntheticPodSilenced[fd.Code] {
 		return fd, false
 	}
-	if !f.in.opts.ReportUnbackedPodMessages && !f.backed(fd.Code, origin.Type, ns, o) {
+	if !f.in.opts.ReportUnbackedPodMessages && !f.backed(m, origin.Type, ns, o) {
 		return fd, false
 	}
 	fd.Message = messageText(m)
@@ -178,8 +178,8 @@ func hostNamespace(host string) string {
 
 // backed reports whether a message that depends on live Pods is backed by
 // workloads the rendered set defines. Other messages are always backed.
-func (f *filter) backed(code string, g config.GroupVersionKind, ns string, o *manifest.Object) bool {
-	switch code {
+func (f *filter) backed(m diag.Message, g config.GroupVersionKind, ns string, o *manifest.Object) bool {
+	switch m.Type.Code() {
 	case msg.DestinationRuleSubsetNotSelectPods.Code(): // IST0173
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -189,8 +189,12 @@ func (f *filter) backed(code string, g config.GroupVersionKind, ns string, o *ma
 			f.known[o] = known
 		}
 		return known
-	case msg.NoMatchingWorkloadsFound.Code(): // IST0127: selectors of Sidecars, policies, ...
+	case msg.NoMatchingWorkloadsFound.Code(): // IST0127: AuthorizationPolicy selectors
 		return len(f.in.pods[ns]) > 0
+	case msg.ReferencedResourceNotFound.Code(): // IST0101 "selector" of Sidecars and Telemetries
+		if what, _ := m.Parameters[0].(string); what == "selector" && (g == gvk.Sidecar || g == gvk.Telemetry) {
+			return len(f.in.pods[ns]) > 0
+		}
 	}
 	return true
 }

@@ -57,6 +57,18 @@ var grid = []struct {
 		"IST0001 error   ", // about no object: the panic does not say which
 		"IST0101 error VirtualService plain/ratings testdata/injector-configmap.yaml:17",
 	}},
+	{"workload-selectors.yaml", Options{}, []string{
+		"IST0101 error Sidecar apps/egress testdata/workload-selectors.yaml:25",
+		"IST0101 error Telemetry apps/tracing testdata/workload-selectors.yaml:36",
+		"IST0127 warning AuthorizationPolicy apps/deny testdata/workload-selectors.yaml:47",
+	}},
+	{"workload-selectors.yaml", Options{ReportUnbackedPodMessages: true}, []string{
+		"IST0101 error Sidecar routing/egress testdata/workload-selectors.yaml:5",
+		"IST0127 warning AuthorizationPolicy routing/deny testdata/workload-selectors.yaml:16",
+		"IST0101 error Sidecar apps/egress testdata/workload-selectors.yaml:25",
+		"IST0101 error Telemetry apps/tracing testdata/workload-selectors.yaml:36",
+		"IST0127 warning AuthorizationPolicy apps/deny testdata/workload-selectors.yaml:47",
+	}},
 	{"suppress-annotation.yaml", Options{}, []string{
 		"IST0101 error VirtualService shop/loud testdata/suppress-annotation.yaml:17",
 	}},
