@@ -30,19 +30,20 @@ echo "GenerateManifest through argocd-cmp-server (mean of $count runs x $benchti
 echo
 awk '
 /^BenchmarkGenerateManifest\// {
-	split($1, p, "/"); app = p[2]; plugin = p[3]; sub(/-[0-9]+$/, "", plugin)
-	ns = $3; sum[app, plugin] += ns; n[app, plugin]++
+	split($1, p, "/"); app = p[2]; sub(/-[0-9]+$/, "", app)
+	for (i = 5; i < NF; i += 2) {
+		unit = $(i + 1)
+		if (unit ~ /-ms\/op$/) { sub(/-ms\/op$/, "", unit); sum[app, unit] += $i; n[app, unit]++ }
+	}
 	if (!(app in seen)) { seen[app] = 1; order[++apps] = app }
 }
+function ms(a, c) { return n[a, c] ? sum[a, c] / n[a, c] : 0 }
 END {
 	print "| app | render only (ms) | + built-in analyzers (ms) | + Istio plugin = routeguard as shipped (ms) | analysis on top of rendering: built-in / shipped | shipped, no discover block (ms) |"
 	print "|---|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= apps; i++) {
 		a = order[i]
-		r = sum[a, "routeguard-render"] / n[a, "routeguard-render"] / 1e6
-		b = sum[a, "routeguard-builtin"] / n[a, "routeguard-builtin"] / 1e6
-		g = sum[a, "routeguard"] / n[a, "routeguard"] / 1e6
-		d = sum[a, "routeguard-named"] / n[a, "routeguard-named"] / 1e6
+		r = ms(a, "routeguard-render"); b = ms(a, "routeguard-builtin"); g = ms(a, "routeguard"); d = ms(a, "routeguard-named")
 		printf "| %s | %.0f | %.0f | %.0f | %+.0f%% / %+.0f%% | %.0f |\n", a, r, b, g, (b - r) / r * 100, (g - r) / r * 100, d
 	}
 }' "$raw"

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/argoproj/argo-cd/v2/pkg/apis/application/v1alpha1"
 )
@@ -34,13 +35,18 @@ func syntheticRepo(b *testing.B) string {
 
 // BenchmarkGenerateManifest measures one GenerateManifest of the
 // repo-server's code through the real argocd-cmp-server (repository tar
-// and stream, unpack, process start, render, analysis, manifests back):
-// routeguard as shipped beside the same plugin rendering only, so that the
-// difference is what analysis costs, and beside a routeguard without the
-// out-of-process Istio plugin (built-in analyzers only) to split that cost;
-// all three discover like the shipped plugin.yaml, so a named Application
-// pays one MatchRepository stream in each. The shipped spec without its
-// discover block shows what that stream costs.
+// and stream, unpack, process start, render, analysis, manifests back) for
+// four plugin configs, interleaved in rotating order within every iteration
+// so that a change in machine load hits all of them alike:
+//
+//	routeguard-render   generate --render-only (the baseline)
+//	routeguard-builtin  routeguard without routeguard-istio beside it
+//	routeguard          as shipped (built-in analyzers + the Istio plugin)
+//	routeguard-named    as shipped, without the discover block
+//
+// The first three discover like the shipped plugin.yaml, so a named
+// Application pays one MatchRepository stream in each; the fourth shows
+// what that stream costs. Each reports <config>-ms/op; ns/op is the sum.
 // scripts/bench-cmp.sh prints the table.
 func BenchmarkGenerateManifest(b *testing.B) {
 	apps := []struct {
@@ -51,27 +57,35 @@ func BenchmarkGenerateManifest(b *testing.B) {
 		{"example-edge", app{name: "edge", namespace: "edge", path: "examples/apps/edge"}},
 		{"synthetic-1000", app{name: "synth", path: "apps/synth"}},
 	}
+	plugins := []string{pluginRenderOnly, pluginBuiltin, pluginShipped, pluginNamedOnly}
 	for _, c := range apps {
-		for _, plugin := range []string{pluginRenderOnly, pluginBuiltin, pluginShipped, pluginNamedOnly} {
-			b.Run(c.name+"/"+plugin, func(b *testing.B) {
-				a := c.a
-				if c.name == "synthetic-1000" {
-					a.root = syntheticRepo(b)
-				}
-				// FAIL_ON=never: measure the whole path to manifests even if
-				// an analyzer has something to say about the app.
-				a.plugin = &v1alpha1.ApplicationSourcePlugin{Name: plugin, Env: v1alpha1.Env{{Name: "FAIL_ON", Value: "never"}}}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
+		b.Run(c.name, func(b *testing.B) {
+			a := c.a
+			if c.name == "synthetic-1000" {
+				a.root = syntheticRepo(b)
+			}
+			total := make([]time.Duration, len(plugins))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for k := range plugins {
+					j := (i + k) % len(plugins)
+					// FAIL_ON=never: measure the whole path to manifests even
+					// if an analyzer has something to say about the app.
+					a.plugin = &v1alpha1.ApplicationSourcePlugin{Name: plugins[j], Env: v1alpha1.Env{{Name: "FAIL_ON", Value: "never"}}}
+					start := time.Now()
 					resp, err := generate(b, a)
+					total[j] += time.Since(start)
 					if err != nil {
-						b.Fatal(err)
+						b.Fatalf("%s: %v", plugins[j], err)
 					}
 					if len(resp.Manifests) == 0 {
-						b.Fatal("no manifests")
+						b.Fatalf("%s: no manifests", plugins[j])
 					}
 				}
-			})
-		}
+			}
+			for j, p := range plugins {
+				b.ReportMetric(float64(total[j].Milliseconds())/float64(b.N), p+"-ms/op")
+			}
+		})
 	}
 }

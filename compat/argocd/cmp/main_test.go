@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -31,8 +32,27 @@ var (
 	binDir    string // holds routeguard, put first on the servers' PATH
 	sockDir   string
 	servers   []*exec.Cmd
-	serverLog bytes.Buffer
+	serverLog lockedBuffer
 )
+
+// lockedBuffer collects the servers' logs; each server's output is copied
+// by its own goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
 
 func TestMain(m *testing.M) {
 	code, err := setup()
@@ -152,6 +172,9 @@ func startServer(bin, name, configDir, workDir string) error {
 	)
 	cmd.Stdout = &serverLog
 	cmd.Stderr = &serverLog
+	// Die with the test binary, even when a test timeout kills it before
+	// teardown runs.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -166,16 +189,12 @@ func startServer(bin, name, configDir, workDir string) error {
 	return fmt.Errorf("argocd-cmp-server for %s did not create %s", name, sock)
 }
 
+// teardown stops the servers. argocd-cmp-server removes its socket on
+// SIGTERM but keeps serving until killed, so they are killed outright.
 func teardown() {
 	for _, s := range servers {
-		s.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- s.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			s.Process.Kill()
-		}
+		s.Process.Kill()
+		s.Wait()
 	}
 	if repoRoot != "" {
 		os.RemoveAll(filepath.Dir(repoRoot))
