@@ -9,6 +9,18 @@ import (
 
 // TestBadInput: every bad input gives exit 2, one clear message on stderr
 // naming the place, and nothing on stdout.
+// symlinkApp makes an app directory holding a symlink to a file outside dir.
+func symlinkApp(t *testing.T, dir string) string {
+	outside := filepath.Join(t.TempDir(), "secret.yaml")
+	os.WriteFile(outside, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stolen\n"), 0o644)
+	app := filepath.Join(dir, "linked")
+	os.MkdirAll(app, 0o755)
+	if err := os.Symlink(outside, filepath.Join(app, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -19,6 +31,8 @@ func TestBadInput(t *testing.T) {
 		}
 		return filepath.Dir(p)
 	}
+	chartDir := write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n")
+	write("chart/templates/bad.yaml", "{{ .Values.missing.deeper }}\n")
 	good := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n"
 	bomb := good + "a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]\n"
 	tests := []struct {
@@ -32,6 +46,9 @@ func TestBadInput(t *testing.T) {
 		{"missing path", []string{"render", filepath.Join(dir, "nope")}, "no such directory"},
 		{"alias bomb", []string{"render", write("bomb/a.yaml", bomb)}, "bomb/a.yaml: YAML aliases expand to more than"},
 		{"over size limit", []string{"render", write("big/a.yaml", good+"data:\n  k: "+strings.Repeat("x", 2<<20)+"\n"), "--max-file-size", "1"}, "over the 1 MiB limit"},
+		{"chart template error", []string{"render", chartDir}, "chart: helm template failed"},
+		{"symlink outside the repository", []string{"render", symlinkApp(t, dir)}, "outside the repository root"},
+		{"kustomization outside the repository", []string{"render", write("kapp/kustomization.yaml", "resources:\n- ../../../../etc/hostname\n")}, "outside the repository root"},
 		{"unknown flag", []string{"render", "--frobnicate"}, "unknown flag: --frobnicate"},
 		{"bad output", []string{"render", "examples/apps/reviews", "-o", "xml"}, "--output must be yaml or json"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
