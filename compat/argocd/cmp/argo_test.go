@@ -34,6 +34,9 @@ type app struct {
 	source                *v1alpha1.ApplicationSource // nil: built from path and plugin
 	plugin                *v1alpha1.ApplicationSourcePlugin
 	repo                  *v1alpha1.Repository
+	// generatePaths is the argocd.argoproj.io/manifest-generate-paths
+	// annotation; with it the repo-server streams only the paths' common root.
+	generatePaths string
 }
 
 func (a app) request() *repoapiclient.ManifestRequest {
@@ -48,6 +51,7 @@ func (a app) request() *repoapiclient.ManifestRequest {
 	return &repoapiclient.ManifestRequest{
 		Repo: repo, Revision: revision, AppName: a.name, Namespace: a.namespace,
 		ApplicationSource: src, KubeVersion: "1.31.0", ApiVersions: apiVersions,
+		AnnotationManifestGeneratePaths: a.generatePaths,
 	}
 }
 
@@ -62,7 +66,8 @@ func generate(t testing.TB, a app) (*repoapiclient.ManifestResponse, error) {
 		root = repoRoot
 	}
 	return repository.GenerateManifests(requestContext(t), filepath.Join(root, q.ApplicationSource.Path), root, revision, q,
-		false, git.NoopCredsStore{}, resource.MustParse("0"), nil)
+		false, git.NoopCredsStore{}, resource.MustParse("0"), nil,
+		repository.WithCMPUseManifestGeneratePaths(a.generatePaths != ""))
 }
 
 // pluginEnv is what the repo-server's populatePluginAppDetails sends for

@@ -331,3 +331,42 @@ func TestSubstitutionVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestGeneratePaths: with the manifest-generate-paths annotation
+// (and cmp.useManifestGeneratePaths) Argo CD streams only the common root of
+// the app's paths; routeguard finds that root and renders the same objects.
+func TestManifestGeneratePaths(t *testing.T) {
+	cases := []struct {
+		name, ns, path, paths string
+		renderArgs            []string
+	}{
+		// Streams examples/apps/frontend only: the overlay's base is inside it.
+		{"frontend-prod", "shop-prod", "examples/apps/frontend/overlays/prod", ".;../../base", nil},
+		// Streams the chart directory only.
+		{"backend-prod", "shop-prod", "examples/apps/backend", ".", []string{"-f", "values-prod.yaml"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var params v1alpha1.ApplicationSourcePluginParameters
+			if c.renderArgs != nil {
+				params = arrayParam("values-files", "values-prod.yaml")
+			}
+			resp, err := generate(t, app{name: c.name, namespace: c.ns, path: c.path, generatePaths: c.paths,
+				plugin: &v1alpha1.ApplicationSourcePlugin{Name: pluginShipped, Parameters: params}})
+			if err != nil {
+				t.Fatalf("GenerateManifests: %v", err)
+			}
+			got := objectsOf(t, resp.Manifests)
+			want := renderObjects(t, c.path, append([]string{"--namespace", c.ns, "--release", c.name}, c.renderArgs...)...)
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("manifests from argocd-cmp-server:\n%v\nrouteguard render:\n%v", names(got), names(want))
+			}
+		})
+	}
+	// Proof that only the subset travels: the overlay alone cannot reach its base.
+	_, err := generate(t, app{name: "narrow", namespace: "shop-prod", path: "examples/apps/frontend/overlays/prod", generatePaths: ".",
+		plugin: &v1alpha1.ApplicationSourcePlugin{Name: pluginShipped}})
+	if err == nil || !strings.Contains(err.Error(), "outside the repository root") {
+		t.Errorf("overlay streamed without its base: %v; want routeguard to refuse the base outside what was sent", err)
+	}
+}
