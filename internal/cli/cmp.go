@@ -100,7 +100,10 @@ func runCMPParameters(ctx context.Context, env *Env, args []string) int {
 func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
 	app, _, err := renderCMPApp(ctx, env)
 	if app == nil {
-		return cmpFail(ExitError, "%v", err)
+		// The environment or a parameter is wrong: still announce, so that
+		// the UI shows the form in which it can be fixed.
+		app = &cmpApp{build: &cmp.Build{SourcePath: env.Getenv("ARGOCD_APP_SOURCE_PATH")}}
+		app.opts.Helm.Release = env.Getenv("ARGOCD_APP_NAME")
 	}
 	cwd, _ := env.Getwd()
 	root := cmp.RepoRoot(cwd, app.build.SourcePath)

@@ -261,6 +261,11 @@ func TestCMPParametersAnnouncement(t *testing.T) {
 	if istio["fail-on"]["string"] != "error" {
 		t.Errorf("fail-on default %v, want the .routeguard.yaml failOn", istio["fail-on"]["string"])
 	}
+	// A wrong parameter still gets the form in which to fix it.
+	broken := announce("examples/apps/backend", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "weights", "map": map[string]string{"reviews": "blue 50, green 70"}}))
+	if tip, _ := broken["fail-on"]["tooltip"].(string); !strings.Contains(tip, "add up to 120") || broken["values-files"] == nil {
+		t.Errorf("announcement with a bad parameter: %v", broken)
+	}
 	// After the UI sets weights, the announcement shows them as current.
 	changed := announce("examples/apps/routing/istio", "ARGOCD_APP_PARAMETERS", params(t, map[string]any{"name": "weights", "map": map[string]string{"reviews": "blue 50, green 50"}}))
 	if w := changed["weights"]["map"].(map[string]any)["reviews"]; w != "blue 50, green 50" {
