@@ -147,7 +147,7 @@ func (inv *Inventory) buildKustomization(ctx context.Context, ks *manifest.Objec
 		if origin := res.GetAnnotations()[render.OriginAnnotation]; origin != "" {
 			src = origins.Source(realDir, origin, res.GetKind(), res.GetName(), src)
 			if addedOrigins {
-				stripAnnotation(body, render.OriginAnnotation)
+				manifest.DeleteAnnotation(body, render.OriginAnnotation)
 			}
 		}
 		o, err := manifest.FromBody(body, src)
@@ -188,15 +188,6 @@ func withOrigins(data []byte) ([]byte, bool, error) {
 	k.BuildMetadata = append(k.BuildMetadata, kustypes.OriginAnnotations)
 	out, err := yaml.Marshal(k)
 	return out, true, err
-}
-
-func stripAnnotation(body map[string]any, key string) {
-	md, _ := body["metadata"].(map[string]any)
-	ann, _ := md["annotations"].(map[string]any)
-	delete(ann, key)
-	if ann != nil && len(ann) == 0 {
-		delete(md, "annotations")
-	}
 }
 
 // setCommonMetadata does what kustomize-controller does with

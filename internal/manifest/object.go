@@ -147,3 +147,14 @@ func FromBody(body map[string]any, src Source) (*Object, error) {
 	}
 	return &Object{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name, Body: body, Source: src}, nil
 }
+
+// DeleteAnnotation removes metadata.annotations[key] from an object body,
+// dropping the annotations map when it becomes empty.
+func DeleteAnnotation(body map[string]any, key string) {
+	md, _ := body["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	delete(ann, key)
+	if ann != nil && len(ann) == 0 {
+		delete(md, "annotations")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"helm.sh/helm/v4/pkg/chart"
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	"helm.sh/helm/v4/pkg/postrenderer"
 	release "helm.sh/helm/v4/pkg/release/v1"
 	"helm.sh/helm/v4/pkg/strvals"
 	yaml "sigs.k8s.io/yaml"
@@ -53,22 +54,10 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
-	install := action.NewInstall(cfg)
-	install.DryRunStrategy = action.DryRunClient
-	install.Replace = true
-	install.ReleaseName = h.Release
-	install.Namespace = h.Namespace
-	install.IncludeCRDs = h.IncludeCRDs
-	install.DisableHooks = false
-	if h.KubeVersion != "" {
-		kv, err := common.ParseKubeVersion(h.KubeVersion)
-		if err != nil {
-			return nil, fmt.Errorf("--kube-version %q: %w", h.KubeVersion, err)
-		}
-		install.KubeVersion = kv
+	install, err := clientOnlyInstall(h.Release, h.Namespace, h.KubeVersion, h.APIVersions, h.IncludeCRDs, nil)
+	if err != nil {
+		return nil, err
 	}
-	install.APIVersions = common.VersionSet(h.APIVersions)
 	rel, err := install.RunWithContext(ctx, ch, vals)
 	if err != nil {
 		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), err)
@@ -159,15 +148,41 @@ func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*m
 	if err != nil {
 		return nil, err
 	}
+	return templateObjects(r.rel(chartDir), docs)
+}
+
+// clientOnlyInstall is Helm's install action set up as `helm template` sets
+// it up: client-only dry run, no cluster, no release-name check.
+func clientOnlyInstall(release, namespace, kubeVersion string, apiVersions []string, includeCRDs bool, pr postrenderer.PostRenderer) (*action.Install, error) {
+	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
+	install := action.NewInstall(cfg)
+	install.DryRunStrategy = action.DryRunClient
+	install.Replace = true
+	install.ReleaseName = release
+	install.Namespace = namespace
+	install.IncludeCRDs = includeCRDs
+	install.PostRenderer = pr
+	if kubeVersion != "" {
+		kv, err := common.ParseKubeVersion(kubeVersion)
+		if err != nil {
+			return nil, fmt.Errorf("kube version %q: %w", kubeVersion, err)
+		}
+		install.KubeVersion = kv
+	}
+	install.APIVersions = common.VersionSet(apiVersions)
+	return install, nil
+}
+
+// templateObjects decodes rendered chart documents into a set. Sources name
+// the template file under chartRel ("<chart>/templates/x.yaml" ->
+// "<chartRel>/templates/x.yaml"); lines are 0, since a rendered document
+// has no line in its template.
+func templateObjects(chartRel string, docs []TemplateDoc) (*manifest.Set, error) {
 	set := manifest.NewSet()
-	chartRel := r.rel(chartDir)
 	for _, d := range docs {
 		file := chartRel
-		if d.Template != "" {
-			// "<chart>/templates/x.yaml" -> "<chartDir>/templates/x.yaml"
-			if _, rest, ok := strings.Cut(d.Template, "/"); ok {
-				file = chartRel + "/" + rest
-			}
+		if _, rest, ok := strings.Cut(d.Template, "/"); ok {
+			file = chartRel + "/" + rest
 		}
 		objs, err := manifest.Decode(file, []byte(d.Content))
 		if err != nil {

@@ -3,13 +3,10 @@ package render
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"path/filepath"
-	"strings"
 
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart"
-	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/postrenderer"
 	release "helm.sh/helm/v4/pkg/release/v1"
@@ -82,20 +79,9 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 		return nil, err
 	}
 	vals = loader.MergeMaps(vals, o.Values)
-	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
-	install := action.NewInstall(cfg)
-	install.DryRunStrategy = action.DryRunClient
-	install.Replace = true
-	install.ReleaseName = o.Name
-	install.Namespace = o.Namespace
-	install.IncludeCRDs = true
-	install.PostRenderer = o.PostRenderer
-	if o.KubeVersion != "" {
-		kv, err := common.ParseKubeVersion(o.KubeVersion)
-		if err != nil {
-			return nil, fmt.Errorf("kube version %q: %w", o.KubeVersion, err)
-		}
-		install.KubeVersion = kv
+	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, true, o.PostRenderer)
+	if err != nil {
+		return nil, err
 	}
 	rel, err := install.RunWithContext(ctx, ch, vals)
 	if err != nil {
@@ -105,26 +91,9 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if !ok {
 		return nil, fmt.Errorf("%s: unexpected Helm release type %T", r.rel(dir), rel)
 	}
-	set := manifest.NewSet()
 	chartRel := r.rel(dir)
 	if o.Archive != "" {
 		chartRel = filepath.Base(o.Archive)
 	}
-	for _, d := range splitHelmManifest(rv1.Manifest) {
-		file := chartRel
-		if _, rest, ok := strings.Cut(d.Template, "/"); ok && d.Template != "" {
-			file = chartRel + "/" + rest
-		}
-		objs, err := manifest.Decode(file, []byte(d.Content))
-		if err != nil {
-			return nil, fmt.Errorf("chart rendered invalid YAML: %w", err)
-		}
-		for _, obj := range objs {
-			obj.Source.Line = 0
-		}
-		if err := set.AddAll(objs); err != nil {
-			return nil, err
-		}
-	}
-	return set, nil
+	return templateObjects(chartRel, splitHelmManifest(rv1.Manifest))
 }

@@ -64,7 +64,7 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		if origin := res.GetAnnotations()[originAnnotation]; origin != "" {
 			src = lines.source(appDir, origin, res.GetKind(), res.GetName(), src)
 			if !keepOrigins {
-				stripAnnotation(body, originAnnotation)
+				manifest.DeleteAnnotation(body, originAnnotation)
 			}
 		}
 		o, err := manifest.FromBody(body, src)
@@ -76,15 +76,6 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		}
 	}
 	return set, nil
-}
-
-func stripAnnotation(body map[string]any, key string) {
-	md, _ := body["metadata"].(map[string]any)
-	ann, _ := md["annotations"].(map[string]any)
-	delete(ann, key)
-	if ann != nil && len(ann) == 0 {
-		delete(md, "annotations")
-	}
 }
 
 // lineFinder maps a Kustomize origin (file relative to the build directory)
