@@ -7,6 +7,7 @@ import (
 
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart"
+	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/postrenderer"
 	release "helm.sh/helm/v4/pkg/release/v1"
@@ -20,7 +21,7 @@ import (
 type ReleaseOptions struct {
 	Name        string
 	Namespace   string
-	ValuesFiles []string       // merged first, relative to the chart (spec.chart.spec.valuesFiles)
+	ValuesFiles []string       // replace the chart's values.yaml, merged in order, relative to the chart (spec.chart.spec.valuesFiles)
 	Values      map[string]any // merged over the files (valuesFrom + spec.values, already merged)
 	KubeVersion string
 	// Archive, when set, is a chart archive fetched from a chart repository
@@ -74,11 +75,24 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 			return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ and commit them", r.rel(dir), err)
 		}
 	}
-	vals, err := mergeValues(r, dir, HelmOptions{ValuesFiles: o.ValuesFiles})
-	if err != nil {
-		return nil, err
+	if len(o.ValuesFiles) > 0 {
+		// source-controller packages the chart with spec.valuesFiles merged
+		// in order as its values.yaml: the chart's own values.yaml is not
+		// included unless listed ("values.yaml is not included by default").
+		files, err := mergeValues(r, dir, HelmOptions{ValuesFiles: o.ValuesFiles})
+		if err != nil {
+			return nil, err
+		}
+		v2, ok := ch.(*chartv2.Chart)
+		if !ok {
+			return nil, fmt.Errorf("%s: valuesFiles need a v2 chart, got %T", r.rel(dir), ch)
+		}
+		v2.Values = files
 	}
-	vals = loader.MergeMaps(vals, o.Values)
+	vals := o.Values
+	if vals == nil {
+		vals = map[string]any{}
+	}
 	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, true, o.PostRenderer)
 	if err != nil {
 		return nil, err
