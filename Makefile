@@ -14,7 +14,7 @@ build:
 	$(GO) build -o $(BIN)/routeguard ./cmd/routeguard
 	$(GO) build -o $(BIN)/routeguard-istio ./cmd/routeguard-istio
 
-# demo: build routeguard and render every bundled example app.
+# demo: build routeguard; render and analyze every bundled example app.
 demo: build
 	./scripts/demo.sh $(BIN)/routeguard
 

@@ -1,36 +1,46 @@
 #!/usr/bin/env bash
-# demo.sh: render every bundled example app with the routeguard binary given
-# as $1 (default bin/routeguard), as `make demo` does, and summarise.
+# demo.sh: what `make demo` runs: render and analyze every bundled example
+# app with the routeguard binary given as $1 (default bin/routeguard), as
+# Argo CD's plugin would, then the broken apps, then Flux's build.
 set -euo pipefail
 bin=${1:-bin/routeguard}
 cd "$(dirname "$0")/.."
 
-render() { # path [flags...]
-  local path=$1; shift
-  local out
-  if ! out=$("$bin" render "$path" "$@"); then
-    echo "FAILED: routeguard render $path $*" >&2
-    exit 1
-  fi
-  printf '%-44s %3d objects  (%s)\n' "$path" "$(grep -c '^kind:' <<<"$out")" "$("$bin" version | cut -d' ' -f1-2)"
-}
+summary() { grep -E '^(no findings|[0-9]+ errors?,)' || true; }
 
-echo "== routeguard render on examples/"
-render examples/apps/frontend/overlays/prod
-render examples/apps/backend --namespace shop-prod -f values-prod.yaml
-render examples/apps/reviews
-render examples/apps/edge
-render examples/apps/routing/gateways
-render examples/apps/routing/istio
-render examples/apps/routing/ingresses
-render examples/flux/apps/status-page
+# app path and the flags its Argo CD Application implies
+apps=(
+  "examples/apps/frontend/overlays/prod"
+  "examples/apps/backend --namespace shop-prod -f values-prod.yaml"
+  "examples/apps/reviews"
+  "examples/apps/edge"
+  "examples/apps/routing/gateways"
+  "examples/apps/routing/istio"
+  "examples/apps/routing/ingresses"
+)
+
+echo "== routeguard render + analyze, every example app"
+for spec in "${apps[@]}"; do
+  read -r -a args <<<"$spec"
+  n=$("$bin" render "${args[@]}" | grep -c '^kind:')
+  verdict=$("$bin" analyze "${args[@]}" | summary)
+  printf '  %-40s %2d objects   %s\n' "${args[0]}" "$n" "$verdict"
+done
+
 echo
-echo "== the Helm + Kustomize app (helmCharts, no helm binary needed):"
-"$bin" render examples/apps/edge | head -40
-if "$bin" --help | grep -q '^  analyze'; then
-  echo
-  echo "== routeguard analyze on a broken app (expect findings and exit 1):"
+echo "== the Helm + Kustomize app (helmCharts inflated without a helm binary), first objects:"
+"$bin" render examples/apps/edge | head -24
+
+echo
+echo "== routeguard analyze on the broken apps (each must fail with the findings its comments promise)"
+for app in examples/broken/*/; do
   set +e
-  "$bin" analyze examples/broken/dangling-service
-  echo "exit code: $?"
-fi
+  "$bin" analyze "$app" | grep -E '^  '
+  code=${PIPESTATUS[0]}
+  set -e
+  echo "  -> exit $code"
+done
+
+echo
+echo "== routeguard flux build --all examples/flux/clusters/prod (what Flux would apply, analyzed)"
+"$bin" flux build --all examples/flux/clusters/prod --report text | tail -3
