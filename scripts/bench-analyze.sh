@@ -27,6 +27,8 @@ SIZES=${SIZES:-"1000 10000"}
 SEED=${SEED:-1}
 TIME=/usr/bin/time
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
+# Static builds, as shipped (see the Makefile).
+export CGO_ENABLED=${CGO_ENABLED:-0}
 
 die() { echo "bench-analyze: $*" >&2; exit 2; }
 [ -x "$TIME" ] || die "GNU time is missing: apt-get update && apt-get install -y time"
@@ -53,10 +55,12 @@ chmod +x "$BENCH/rg/routeguard-istio"
 
 # istioctl from the same Istio module version, in a module of its own (its
 # main package needs modules the main module does not carry), resolved with
-# Istio's own dependency versions.
+# Istio's own dependency versions, and built the way Istio releases it
+# (common/scripts/gobuild.sh: CGO_ENABLED=0), like routeguard above.
 ISTIO_VERSION=$(go list -m -f '{{.Version}}' istio.io/istio)
 ISTIOCTL=$BENCH/bin/istioctl
-if [ ! -x "$ISTIOCTL" ] || [ "$(cat "$BENCH/bin/istioctl.version" 2>/dev/null)" != "$ISTIO_VERSION" ]; then
+ISTIOCTL_BUILD="$ISTIO_VERSION CGO_ENABLED=$CGO_ENABLED"
+if [ ! -x "$ISTIOCTL" ] || [ "$(cat "$BENCH/bin/istioctl.version" 2>/dev/null)" != "$ISTIOCTL_BUILD" ]; then
 	echo "bench-analyze: building istioctl from istio.io/istio@$ISTIO_VERSION (minutes the first time)" >&2
 	mod=$BENCH/istioctl-module
 	rm -rf "$mod" && mkdir -p "$mod"
@@ -64,7 +68,7 @@ if [ ! -x "$ISTIOCTL" ] || [ "$(cat "$BENCH/bin/istioctl.version" 2>/dev/null)" 
 	printf '//go:build tools\n\npackage tools\n\nimport _ "istio.io/istio/istioctl/cmd/istioctl"\n' >"$mod/tools.go"
 	(cd "$mod" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 && go build -o "$ISTIOCTL" istio.io/istio/istioctl/cmd/istioctl) ||
 		die "building istioctl failed; see: (cd $mod && go build istio.io/istio/istioctl/cmd/istioctl)"
-	echo "$ISTIO_VERSION" >"$BENCH/bin/istioctl.version"
+	echo "$ISTIOCTL_BUILD" >"$BENCH/bin/istioctl.version"
 fi
 
 export BENCH ISTIOCTL

@@ -12,6 +12,7 @@
 #   BENCH_CMP_COUNT=5 BENCH_CMP_BENCHTIME=10x scripts/bench-cmp.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export CGO_ENABLED=${CGO_ENABLED:-0} # static builds, as shipped (see the Makefile)
 bin=${1:-bin}
 count=${BENCH_CMP_COUNT:-5}
 benchtime=${BENCH_CMP_BENCHTIME:-10x}

@@ -20,6 +20,8 @@ BENCH=${BENCH_DIR:-$ROOT/.bench}/flux
 RUNS=${RUNS:-3}
 OBJECTS=${OBJECTS:-10000}
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
+# Static builds, as shipped (see the Makefile).
+export CGO_ENABLED=${CGO_ENABLED:-0}
 mkdir -p "$BENCH/bin"
 
 echo "bench-flux: building routeguard and routeguard-synth" >&2

@@ -20,6 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
+# Static builds, as shipped (see the Makefile).
+export CGO_ENABLED=${CGO_ENABLED:-0}
 RUNS=${RUNS:-10}
 NO_ISTIO_APP=${NO_ISTIO_APP:-examples/apps/routing/gateways}
 ISTIO_APP=${ISTIO_APP:-examples/apps/routing/istio}

@@ -37,6 +37,12 @@ func (istioPlugin) Metadata(context.Context) (sdk.Metadata, error) {
 		md.Codes = append(md.Codes, sdk.Code{ID: c.ID, Severity: sdk.Severity(c.Severity.String()), Description: c.Title})
 	}
 	sort.Slice(md.Codes, func(i, j int) bool { return md.Codes[i].ID < md.Codes[j].ID })
+	// Only the kinds Istio's analyzers (and the Pods implied by workload
+	// templates) read travel whole; the rest arrive as stubs, which is all
+	// the analysis needs of them (which namespaces the app renders).
+	for _, gk := range (istio.Analyzers{}).Metadata().Inputs {
+		md.Inputs = append(md.Inputs, sdk.Kind{Group: gk.Group, Kind: gk.Kind})
+	}
 	return md, nil
 }
 
@@ -49,8 +55,9 @@ func (istioPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding
 			return nil, fmt.Errorf("%s:%d: %w", o.File, o.Line, err)
 		}
 		objs = append(objs, mo)
+		o.Body = nil // mo holds it now; Analyze releases it once converted
 	}
-	fs, err := istio.Analyze(ctx, objs, istio.Options{DefaultNamespace: req.DefaultNamespace})
+	fs, err := istio.Analyze(ctx, objs, istio.Options{DefaultNamespace: req.DefaultNamespace, ReleaseBodies: true})
 	if err != nil {
 		return nil, err
 	}

@@ -42,23 +42,8 @@ func (a *Analyzer) Analyze(ctx context.Context, c *analysis.Context) error {
 }
 
 func (a *Analyzer) run(ctx context.Context, c *analysis.Context) ([]analysis.Finding, error) {
-	req, err := request(c, a.spec.Config)
-	if err != nil {
-		return nil, err
-	}
-	// Encode the objects while the process starts and shakes hands.
-	type encoded struct {
-		data []byte
-		err  error
-	}
-	enc := make(chan encoded, 1)
-	go func() {
-		data, err := sdk.EncodeRequest(req)
-		enc <- encoded{data, err}
-	}()
 	p, err := start(&a.spec, a.session.getenv)
 	if err != nil {
-		<-enc
 		return nil, err
 	}
 	defer p.close()
@@ -73,13 +58,13 @@ func (a *Analyzer) run(ctx context.Context, c *analysis.Context) ([]analysis.Fin
 	if err != nil {
 		return nil, err
 	}
-	e := <-enc
-	if e.err != nil {
-		return nil, fmt.Errorf("encoding the objects: %w", e.err)
+	req, err := request(c, &md, a.spec.Config)
+	if err != nil {
+		return nil, err
 	}
 	var out []sdk.Finding
 	if err := p.call(ctx, "analyze", func(ctx context.Context) (err error) {
-		out, err = p.rpc.AnalyzeEncoded(ctx, e.data)
+		out, err = p.rpc.Analyze(ctx, req)
 		return err
 	}); err != nil {
 		return nil, err

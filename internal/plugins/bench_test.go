@@ -74,7 +74,7 @@ func BenchmarkPluginCall10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.kill()
-	req, err := request(analysis.NewContext(set, nil, ""), teamsConfig)
+	req, err := request(analysis.NewContext(set, nil, ""), &sdk.Metadata{}, teamsConfig)
 	if err != nil {
 		b.Fatal(err)
 	}

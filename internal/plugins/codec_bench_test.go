@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkEncode10k(b *testing.B) {
-	req, _ := request(analysis.NewContext(routes(b, 10000), nil, ""), nil)
+	req, _ := request(analysis.NewContext(routes(b, 10000), nil, ""), &sdk.Metadata{}, nil)
 	b.ResetTimer()
 	for range b.N {
 		enc, _ := sdk.EncodeRequest(req)
@@ -17,7 +17,7 @@ func BenchmarkEncode10k(b *testing.B) {
 }
 
 func BenchmarkDecode10k(b *testing.B) {
-	req, _ := request(analysis.NewContext(routes(b, 10000), nil, ""), nil)
+	req, _ := request(analysis.NewContext(routes(b, 10000), nil, ""), &sdk.Metadata{}, nil)
 	enc, _ := sdk.EncodeRequest(req)
 	b.SetBytes(int64(len(enc)))
 	b.ResetTimer()

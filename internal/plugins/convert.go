@@ -12,14 +12,19 @@ import (
 )
 
 // request builds the plugin's request from the run's context: the
-// rendered objects, then the context objects (marked).
-func request(c *analysis.Context, cfg map[string]any) (*sdk.Request, error) {
+// rendered objects, then the context objects (marked). Objects of kinds
+// the plugin's metadata does not list among its inputs go as stubs.
+func request(c *analysis.Context, md *sdk.Metadata, cfg map[string]any) (*sdk.Request, error) {
 	rendered, extra := c.Objects().Objects(), c.ContextObjects().Objects()
 	req := &sdk.Request{DefaultNamespace: c.DefaultNamespace(), Objects: make([]sdk.Object, 0, len(rendered)+len(extra))}
 	for i, set := range [][]*manifest.Object{rendered, extra} {
 		for _, o := range set {
+			body := o.Body
+			if !md.Wants(o.Group(), o.Kind) {
+				body = stub(o)
+			}
 			req.Objects = append(req.Objects, sdk.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace,
-				Name: o.Name, File: o.Source.File, Line: o.Source.Line, Context: i == 1, Body: o.Body})
+				Name: o.Name, File: o.Source.File, Line: o.Source.Line, Context: i == 1, Body: body})
 		}
 	}
 	if cfg != nil {
@@ -30,6 +35,15 @@ func request(c *analysis.Context, cfg map[string]any) (*sdk.Request, error) {
 		req.Config = data
 	}
 	return req, nil
+}
+
+// stub is what a plugin receives of an object whose kind it does not read.
+func stub(o *manifest.Object) map[string]any {
+	md := map[string]any{"name": o.Name}
+	if o.Namespace != "" {
+		md["namespace"] = o.Namespace
+	}
+	return map[string]any{"apiVersion": o.APIVersion, "kind": o.Kind, "metadata": md}
 }
 
 var codeRE = regexp.MustCompile(`^[A-Z]{2,8}[0-9]{1,6}$`)
@@ -54,6 +68,11 @@ func checkMetadata(md sdk.Metadata, firstParty bool) (map[string]sdk.Code, error
 			return nil, fmt.Errorf("metadata: code %s is declared twice", c.ID)
 		}
 		codes[c.ID] = c
+	}
+	for _, k := range md.Inputs {
+		if k.Kind == "" {
+			return nil, fmt.Errorf("metadata: input {group: %q} names no kind; use \"*\" for every kind of the group", k.Group)
+		}
 	}
 	return codes, nil
 }

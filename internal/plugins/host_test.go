@@ -197,10 +197,10 @@ func TestInsecureSkipVerifyRuns(t *testing.T) {
 }
 
 func TestWrongProtocolVersion(t *testing.T) {
-	res, s := run(t, decodeSet(t, "a.yaml", appYAML), &config.Plugins{Items: []config.Plugin{item(bins.testV2, "ok")}})
+	res, s := run(t, decodeSet(t, "a.yaml", appYAML), &config.Plugins{Items: []config.Plugin{item(bins.testOld, "ok")}})
 	f := failure(t, res, s)
 	if msg := f.Err.Error(); !strings.Contains(msg, "starting: the plugin speaks another protocol version") ||
-		!strings.Contains(msg, "Plugin version: 2") || !strings.Contains(msg, "(protocol 1)") {
+		!strings.Contains(msg, "Plugin version: 1") || !strings.Contains(msg, "(protocol 2)") {
 		t.Errorf("error = %v", msg)
 	}
 }

@@ -13,7 +13,7 @@ import (
 var bins struct {
 	dir      string
 	test     string // testdata/testplugin
-	testV2   string // the same, speaking protocol version 2
+	testOld  string // the same, speaking protocol version 1 (an older SDK)
 	teams    string // plugins/examples/team-hosts
 	istioErr error
 	istio    string // cmd/routeguard-istio, built on first use
@@ -28,11 +28,11 @@ func TestMain(m *testing.M) {
 	}
 	bins.dir = dir
 	bins.test = filepath.Join(dir, "testplugin")
-	bins.testV2 = filepath.Join(dir, "testplugin-v2")
+	bins.testOld = filepath.Join(dir, "testplugin-v1")
 	bins.teams = filepath.Join(dir, "team-hosts")
 	for _, b := range []struct{ out, pkg, ldflags string }{
 		{bins.test, "./testdata/testplugin", ""},
-		{bins.testV2, "./testdata/testplugin", "-X main.protocol=2"},
+		{bins.testOld, "./testdata/testplugin", "-X main.protocol=1"},
 		{bins.teams, "../../plugins/examples/team-hosts", ""},
 	} {
 		if err := goBuild(b.out, b.pkg, b.ldflags); err != nil {

@@ -20,7 +20,7 @@ type Analyzer interface {
 // ProtocolVersion is the version of the host–plugin protocol. It changes
 // only when the wire format changes incompatibly; routeguard refuses
 // plugins built against another version.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // PluginName is the name the analyzer is dispensed under.
 const PluginName = "analyzer"

@@ -24,11 +24,27 @@ const (
 )
 
 // requestMagic starts an encoded request (and versions its layout).
-const requestMagic = "RGQ1"
+const requestMagic = "RGQ2"
 
-// EncodeRequest encodes req as it travels on the wire.
-func EncodeRequest(req *Request) ([]byte, error) {
-	b := make([]byte, 0, 256+700*len(req.Objects))
+// ChunkSize is about how many bytes of objects one message of the Analyze
+// stream carries. The host never holds more than one chunk of encoded
+// objects, and the plugin decodes a chunk while the next one is encoded.
+const ChunkSize = 256 << 10
+
+// maxObjects bounds the object count a request may announce, so a hostile
+// header cannot make the decoder reserve memory it will never fill.
+const maxObjects = 50_000_000
+
+// The request travels as a stream of chunks. The first starts with the
+// header (magic, default namespace, config, object count); every chunk
+// then holds whole objects (file, line, context flag, body), so the
+// concatenation of the chunks is the request as one message, which is what
+// EncodeRequest and DecodeRequest deal in.
+
+// encodeRequest encodes req in chunks of about chunkSize bytes and hands
+// each to emit, which owns it (a new buffer is used for the next one).
+func encodeRequest(req *Request, chunkSize int, emit func([]byte) error) error {
+	b := make([]byte, 0, chunkSize+chunkSize/4)
 	b = append(b, requestMagic...)
 	b = appendString(b, req.DefaultNamespace)
 	b = appendString(b, string(req.Config))
@@ -44,34 +60,83 @@ func EncodeRequest(req *Request) ([]byte, error) {
 			b = append(b, tagFalse)
 		}
 		if b, err = appendValue(b, o.Body); err != nil {
-			return nil, fmt.Errorf("object %d (%s:%d): %w", i, o.File, o.Line, err)
+			return fmt.Errorf("object %d (%s:%d): %w", i, o.File, o.Line, err)
+		}
+		if len(b) >= chunkSize && i < len(req.Objects)-1 {
+			if err := emit(b); err != nil {
+				return err
+			}
+			b = make([]byte, 0, chunkSize+chunkSize/4)
 		}
 	}
-	return b, nil
+	return emit(b)
 }
 
-// DecodeRequest decodes a request from the wire and fills in each
-// object's identifying fields.
+// EncodeRequest encodes req as one message (the concatenation of the
+// chunks the Analyze stream carries). Plugin tests use it with
+// DecodeRequest to see objects exactly as a plugin receives them.
+func EncodeRequest(req *Request) ([]byte, error) {
+	var out []byte
+	err := encodeRequest(req, ChunkSize, func(b []byte) error {
+		if out == nil {
+			out = b
+		} else {
+			out = append(out, b...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DecodeRequest decodes a request encoded by EncodeRequest and fills in
+// each object's identifying fields. data is copied.
 func DecodeRequest(data []byte) (*Request, error) {
-	d := &decoder{s: string(data)}
-	if len(d.s) < len(requestMagic) || d.s[:len(requestMagic)] != requestMagic {
-		return nil, errors.New("decoding request: not a routeguard plugin request (another protocol version?)")
+	var rd requestDecoder
+	if err := rd.chunk(string(data)); err != nil {
+		return nil, err
 	}
-	d.i = len(requestMagic)
-	req := &Request{DefaultNamespace: d.str()}
-	if cfg := d.str(); cfg != "" {
-		req.Config = []byte(cfg)
+	return rd.finish()
+}
+
+// requestDecoder decodes a request chunk by chunk.
+type requestDecoder struct {
+	req    *Request
+	want   uint64 // objects announced by the header
+	chunks int
+	box    boxer
+}
+
+// chunk decodes one chunk. Decoded strings are substrings of s.
+func (rd *requestDecoder) chunk(s string) error {
+	d := &decoder{s: s, box: rd.box}
+	defer func() { rd.box = d.box }()
+	rd.chunks++
+	if rd.req == nil {
+		if len(s) < len(requestMagic) || s[:len(requestMagic)] != requestMagic {
+			return errors.New("decoding request: not a routeguard plugin request (another protocol version?)")
+		}
+		d.i = len(requestMagic)
+		rd.req = &Request{DefaultNamespace: d.str()}
+		if cfg := d.str(); cfg != "" {
+			rd.req.Config = []byte(cfg)
+		}
+		rd.want = d.uvarint()
+		if d.err == nil && rd.want > maxObjects {
+			d.fail("object count %d exceeds %d", rd.want, maxObjects)
+		}
+		if d.err == nil {
+			rd.req.Objects = make([]Object, 0, min(rd.want, 1<<16))
+		}
 	}
-	n := d.uvarint()
-	if d.err == nil && n > uint64(len(d.s)) {
-		d.fail("object count %d exceeds the message", n)
-	}
-	if d.err == nil {
-		req.Objects = make([]Object, n)
-	}
-	for i := range req.Objects {
-		o := &req.Objects[i]
-		o.File = d.str()
+	for d.err == nil && d.i < len(d.s) {
+		if uint64(len(rd.req.Objects)) >= rd.want {
+			d.fail("more objects than the %d announced", rd.want)
+			break
+		}
+		o := Object{File: d.str()}
 		o.Line = int(d.uvarint())
 		o.Context = d.byte() == tagTrue
 		body, _ := d.value(0).(map[string]any)
@@ -80,14 +145,23 @@ func DecodeRequest(data []byte) (*Request, error) {
 		}
 		o.Body = body
 		o.fill()
-	}
-	if d.err == nil && d.i != len(d.s) {
-		d.fail("%d trailing bytes", len(d.s)-d.i)
+		rd.req.Objects = append(rd.req.Objects, o)
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("decoding request: %w", d.err)
+		return fmt.Errorf("decoding request (chunk %d): %w", rd.chunks, d.err)
 	}
-	return req, nil
+	return nil
+}
+
+// finish returns the request once every chunk has been decoded.
+func (rd *requestDecoder) finish() (*Request, error) {
+	if rd.req == nil {
+		return nil, errors.New("decoding request: no data")
+	}
+	if got := uint64(len(rd.req.Objects)); got != rd.want {
+		return nil, fmt.Errorf("decoding request: %d objects received, %d announced (the stream was cut short)", got, rd.want)
+	}
+	return rd.req, nil
 }
 
 func appendString(b []byte, s string) []byte {

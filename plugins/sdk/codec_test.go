@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"bytes"
 	"reflect"
 	"runtime"
 	"strings"
@@ -91,5 +92,61 @@ func TestDecodedValuesIndependent(t *testing.T) {
 		if got := o.Body["a"].([]any)[1]; got != int64(i) || o.Body["s"] != strings.Repeat("v", i%7) {
 			t.Fatalf("object %d decoded as %#v", i, o.Body)
 		}
+	}
+}
+
+// TestCodecChunks: a request encoded in small chunks decodes chunk by
+// chunk into the same request as their concatenation; every chunk but the
+// first starts at an object; a stream cut short or carrying more objects
+// than announced is refused.
+func TestCodecChunks(t *testing.T) {
+	var objs []Object
+	for i := range 500 {
+		objs = append(objs, Object{File: "f.yaml", Line: i + 1, Context: i%7 == 0,
+			Body: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": strings.Repeat("n", i%40+1)},
+				"data": map[string]any{"i": int64(i), "s": strings.Repeat("x", i)}}})
+	}
+	req := &Request{DefaultNamespace: "apps", Config: []byte(`{}`), Objects: objs}
+	var chunks [][]byte
+	if err := encodeRequest(req, 4096, func(b []byte) error { chunks = append(chunks, b); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) < 10 {
+		t.Fatalf("%d chunks for ~%d KB at 4 KB each", len(chunks), len(bytes.Join(chunks, nil))>>10)
+	}
+	whole := bytes.Join(chunks, nil) // what EncodeRequest returns (up to map order)
+	var rd requestDecoder
+	for i, c := range chunks {
+		if err := rd.chunk(string(c)); err != nil {
+			t.Fatalf("chunk %d: %v", i, err)
+		}
+	}
+	got, err := rd.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := DecodeRequest(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || len(got.Objects) != 500 || got.Objects[499].Line != 500 || !got.Objects[7].Context {
+		t.Fatal("chunked decoding differs from decoding the whole request")
+	}
+
+	var short requestDecoder
+	for _, c := range chunks[:len(chunks)-1] {
+		if err := short.chunk(string(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := short.finish(); err == nil || !strings.Contains(err.Error(), "announced (the stream was cut short)") {
+		t.Errorf("cut short: %v", err)
+	}
+	var extra requestDecoder
+	for _, c := range append(chunks, chunks[1]) {
+		err = extra.chunk(string(c))
+	}
+	if err == nil || !strings.Contains(err.Error(), "more objects than the 500 announced") {
+		t.Errorf("extra chunk: %v", err)
 	}
 }

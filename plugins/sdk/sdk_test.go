@@ -157,3 +157,21 @@ func TestSeverityValid(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeManyChunks: a request larger than one chunk arrives whole,
+// in order.
+func TestAnalyzeManyChunks(t *testing.T) {
+	var objs []Object
+	for i := range 4000 {
+		o := object("Service", "ns", fmt.Sprintf("svc-%04d", i), "big.yaml", i+1)
+		o.Body["spec"] = map[string]any{"description": strings.Repeat("x", 200)}
+		objs = append(objs, o)
+	}
+	fs, err := connect(t, fake{}).Analyze(context.Background(), &Request{Objects: objs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 4000 || fs[0].Object.Name != "svc-0000" || fs[3999].Object.Name != "svc-3999" || fs[3999].Line != 4000 {
+		t.Fatalf("%d findings, first %+v", len(fs), fs[0])
+	}
+}

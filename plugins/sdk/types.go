@@ -37,6 +37,33 @@ type Metadata struct {
 	Version     string `json:"version"` // the plugin's own version
 	Description string `json:"description,omitempty"`
 	Codes       []Code `json:"codes"` // every code the plugin may report
+	// Inputs are the kinds whose whole objects the plugin reads. Objects
+	// of other kinds arrive as stubs (apiVersion, kind, metadata.name and
+	// metadata.namespace only), so the plugin still sees what exists and
+	// in which namespaces, and the host sends less. Empty: every object
+	// arrives whole.
+	Inputs []Kind `json:"inputs,omitempty"`
+}
+
+// Kind names a kind of object: its API group ("" for core) and kind.
+// Kind "*" stands for every kind of the group.
+type Kind struct {
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
+}
+
+// Wants reports whether a plugin whose metadata declares inputs reads
+// objects of group and kind whole.
+func (md *Metadata) Wants(group, kind string) bool {
+	if len(md.Inputs) == 0 {
+		return true
+	}
+	for _, k := range md.Inputs {
+		if k.Group == group && (k.Kind == kind || k.Kind == "*") {
+			return true
+		}
+	}
+	return false
 }
 
 // Object is one rendered Kubernetes object. Body is the whole object as

@@ -172,8 +172,9 @@ type converted struct {
 }
 
 // convertAll converts objs on all processors (decoding specs into Istio's
-// protobuf types dominates the cost of a run), keeping their order.
-func (c *converter) convertAll(objs []*manifest.Object, defNS string) []converted {
+// protobuf types dominates the cost of a run), keeping their order. With
+// release, each object's Body is dropped once converted.
+func (c *converter) convertAll(objs []*manifest.Object, defNS string, release bool) []converted {
 	out := make([]converted, len(objs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(objs)/64))
 	var wg sync.WaitGroup
@@ -183,6 +184,9 @@ func (c *converter) convertAll(objs []*manifest.Object, defNS string) []converte
 			defer wg.Done()
 			for i := w; i < len(objs); i += workers {
 				out[i] = c.convert(objs[i], defNS)
+				if release {
+					objs[i].Body = nil
+				}
 			}
 		}()
 	}

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"istio.io/api/annotation"
+	networking "istio.io/api/networking/v1alpha3"
 	"istio.io/istio/pkg/config"
 	istioanalysis "istio.io/istio/pkg/config/analysis"
 	"istio.io/istio/pkg/config/analysis/diag"
@@ -25,11 +27,12 @@ import (
 // the rendered objects and judged against the workloads the set implies.
 type input struct {
 	opts      Options
-	objects   map[gvkKey]*manifest.Object // rendered objects, and synthetic Pods -> their workload
-	synthetic map[gvkKey]bool             // Pods synthesized from workload templates
-	pods      map[string][]labels.Set     // namespace -> labels of every Pod (synthetic or rendered)
-	services  map[[2]string]*manifest.Object
-	rendered  map[string]bool // namespaces the input renders objects in (or defines)
+	objects   map[gvkKey]*manifest.Object     // rendered objects, and synthetic Pods -> their workload
+	synthetic map[gvkKey]bool                 // Pods synthesized from workload templates
+	pods      map[string][]labels.Set         // namespace -> labels of every Pod (synthetic or rendered)
+	services  map[[2]string]map[string]string // rendered Services -> their selector
+	drHosts   map[*manifest.Object]string     // DestinationRules -> spec.host
+	rendered  map[string]bool                 // namespaces the input renders objects in (or defines)
 }
 
 func newInput(opts Options) *input {
@@ -38,15 +41,22 @@ func newInput(opts Options) *input {
 		objects:   map[gvkKey]*manifest.Object{},
 		synthetic: map[gvkKey]bool{},
 		pods:      map[string][]labels.Set{},
-		services:  map[[2]string]*manifest.Object{},
+		services:  map[[2]string]map[string]string{},
+		drHosts:   map[*manifest.Object]string{},
 		rendered:  map[string]bool{},
 	}
 }
 
-func (in *input) add(g config.GroupVersionKind, ns string, o *manifest.Object) {
-	in.objects[keyOf(g, ns, o.Name)] = o
-	if g == gvk.Service {
-		in.services[[2]string{ns, o.Name}] = o
+// add records a rendered object fed to Istio as cfg. What the filter
+// needs later is taken from the decoded spec, not the body, so that bodies
+// can be released once converted (Options.ReleaseBodies).
+func (in *input) add(cfg *config.Config, ns string, o *manifest.Object) {
+	in.objects[keyOf(cfg.GroupVersionKind, ns, o.Name)] = o
+	switch spec := cfg.Spec.(type) {
+	case *corev1.ServiceSpec:
+		in.services[[2]string{ns, o.Name}] = spec.Selector
+	case *networking.DestinationRule:
+		in.drHosts[o] = spec.GetHost()
 	}
 }
 
@@ -204,19 +214,12 @@ func (f *filter) backed(m diag.Message, g config.GroupVersionKind, ns string, o 
 // only then does "this subset selects no pods" say something about the
 // rendered set rather than about workloads deployed elsewhere.
 func (f *filter) serviceWorkloadsKnown(drNS string, o *manifest.Object) bool {
-	spec, _ := o.Body["spec"].(map[string]any)
-	host, _ := spec["host"].(string)
-	name, ns, ok := serviceOfHost(host, drNS)
+	name, ns, ok := serviceOfHost(f.in.drHosts[o], drNS)
 	if !ok {
 		return false
 	}
-	svc, ok := f.in.services[[2]string{ns, name}]
-	if !ok {
-		return false
-	}
-	sspec, _ := svc.Body["spec"].(map[string]any)
-	sel := stringMap(sspec["selector"])
-	if len(sel) == 0 {
+	sel, ok := f.in.services[[2]string{ns, name}]
+	if !ok || len(sel) == 0 {
 		return false
 	}
 	selector := labels.SelectorFromSet(sel)

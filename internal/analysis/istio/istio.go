@@ -49,6 +49,11 @@ type Options struct {
 	// DestinationRule subset of every service whose workloads are
 	// deployed by another app.
 	ReportUnbackedPodMessages bool
+	// ReleaseBodies lets Analyze drop each object's Body (set it to nil)
+	// once the object is converted into Istio's types, so that a caller
+	// that holds the objects for nothing else (the routeguard-istio
+	// plugin) does not keep two copies of every object alive.
+	ReleaseBodies bool
 }
 
 // excludedKinds are kinds Istio's analyzers read that are not taken from
@@ -95,7 +100,7 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	conv := newConverter(schemas)
 	st := newStore(schemas)
 	var findings []analysis.Finding
-	for _, c := range conv.convertAll(objs, opts.DefaultNamespace) {
+	for _, c := range conv.convertAll(objs, opts.DefaultNamespace, opts.ReleaseBodies) {
 		o, ns := c.obj, c.ns
 		if c.skip {
 			continue
@@ -112,9 +117,8 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 			if _, err := st.Create(*c.cfg); err != nil {
 				continue // a duplicate; the manifest model reports those
 			}
-			g := c.cfg.GroupVersionKind
-			in.add(g, ns, o)
-			if g == gvk.Pod {
+			in.add(c.cfg, ns, o)
+			if c.cfg.GroupVersionKind == gvk.Pod {
 				in.addPodLabels(ns, c.cfg.Labels)
 			}
 		}

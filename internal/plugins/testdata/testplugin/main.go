@@ -2,7 +2,8 @@
 // picks a behaviour: mode ok (one TP001 finding per Service), env (one
 // TP002 finding per environment variable it sees), crash, hang,
 // undeclared (a code it does not declare).
-// Built with -ldflags "-X main.protocol=2" it speaks another protocol.
+// Built with -ldflags "-X main.protocol=1" it speaks protocol 1, as a
+// plugin built against an older SDK does.
 package main
 
 import (
@@ -17,7 +18,7 @@ import (
 	"github.com/routeguard/routeguard/plugins/sdk"
 )
 
-var protocol = "1"
+var protocol = "" // empty: sdk.ProtocolVersion
 
 type config struct {
 	Mode string `json:"mode"`
