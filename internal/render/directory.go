@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gobwas/glob"
 
@@ -38,7 +41,7 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	set := manifest.NewSet()
+	var files []string
 	err = filepath.WalkDir(appDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.rel(p), err)
@@ -63,20 +66,71 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 		if include != nil && !include.Match(rel) {
 			return nil
 		}
-		data, err := r.readFile(p, opts.maxFileBytes())
-		if err != nil {
-			return err
-		}
-		objs, err := manifest.Decode(r.rel(p), data)
-		if err != nil {
-			return err
-		}
-		return set.AddAll(objs)
+		files = append(files, p)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	decoded := decodeFiles(ctx, r, files, opts.maxFileBytes())
+	set := manifest.NewSet()
+	for _, d := range decoded {
+		if d.err != nil {
+			return nil, d.err
+		}
+		if err := set.AddAll(d.objs); err != nil {
+			return nil, err
+		}
+	}
 	return set, nil
+}
+
+type decodedFile struct {
+	objs []*manifest.Object
+	err  error
+}
+
+// decodeFiles reads and decodes files on every processor (YAML decoding
+// is most of a directory app's cost: 10,000 objects take ~0.4 s on one
+// core). The results keep the files' order, so the set, and the error a
+// user sees (the first failing file's), are those of a serial read. Once
+// a file fails, later files are skipped: they cannot change the outcome.
+func decodeFiles(ctx context.Context, r *root, files []string, maxBytes int64) []decodedFile {
+	out := make([]decodedFile, len(files))
+	var next, failed atomic.Int64
+	failed.Store(int64(len(files)))
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(files)) || i > failed.Load() {
+					return
+				}
+				out[i] = decodeFile(ctx, r, files[i], maxBytes)
+				if out[i].err != nil {
+					for f := failed.Load(); i < f && !failed.CompareAndSwap(f, i); f = failed.Load() {
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out[:min(len(files), int(failed.Load())+1)]
+}
+
+func decodeFile(ctx context.Context, r *root, p string, maxBytes int64) decodedFile {
+	if err := ctx.Err(); err != nil {
+		return decodedFile{err: err}
+	}
+	data, err := r.readFile(p, maxBytes)
+	if err != nil {
+		return decodedFile{err: err}
+	}
+	objs, err := manifest.Decode(r.rel(p), data)
+	return decodedFile{objs: objs, err: err}
 }
 
 func compileGlob(flag, pattern string) (glob.Glob, error) {

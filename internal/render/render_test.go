@@ -3,8 +3,10 @@ package render
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -246,5 +248,37 @@ func TestOutsideErrorIsTyped(t *testing.T) {
 	_, err := r.resolve(filepath.Join(repo, "..", "x"))
 	if !errors.Is(err, errOutside) {
 		t.Errorf("want errOutside, got %v", err)
+	}
+}
+
+// TestDirectoryParallelKeepsFileOrder: files are decoded concurrently, but
+// the objects keep the files' order and the error is always the first
+// failing file's, as a serial read gives.
+func TestDirectoryParallelKeepsFileOrder(t *testing.T) {
+	files := map[string]string{}
+	var want []string
+	for i := range 200 {
+		name := fmt.Sprintf("app/f%03d.yaml", i)
+		files[name] = cm(fmt.Sprintf("cm-%03d", i)) + "---\n" + cm(fmt.Sprintf("cm-%03d-b", i))
+		want = append(want, fmt.Sprintf("ConfigMap cm-%03d@%s:1", i, name), fmt.Sprintf("ConfigMap cm-%03d-b@%s:6", i, name))
+	}
+	repo := writeTree(t, files)
+	res, err := renderIn(t, repo, "app", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(res.Set); !slices.Equal(got, want) {
+		t.Fatalf("objects out of file order:\n got %v\nwant %v", got[:6], want[:6])
+	}
+
+	files["app/f050.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: [\n"
+	files["app/f120.yaml"] = "kind: [\n"
+	files["app/f150.yaml"] = cm("cm-001") // a duplicate, after both bad files
+	repo = writeTree(t, files)
+	for range 5 {
+		_, err := renderIn(t, repo, "app", Options{})
+		if err == nil || !strings.Contains(err.Error(), "app/f050.yaml:4: malformed YAML") {
+			t.Fatalf("err = %v, want the first bad file's (app/f050.yaml:4)", err)
+		}
 	}
 }
