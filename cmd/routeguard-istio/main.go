@@ -6,9 +6,10 @@
 package main
 
 import (
+	"github.com/routeguard/routeguard/internal/analysis/istio"
 	"github.com/routeguard/routeguard/plugins/sdk"
 )
 
 func main() {
-	sdk.Serve(istioPlugin{})
+	sdk.Serve(&istioPlugin{runs: map[*sdk.Request]*istio.Run{}})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"istio.io/istio/pkg/config/analysis/diag"
 	"istio.io/istio/pkg/config/analysis/msg"
@@ -17,13 +18,19 @@ import (
 // version is set at build time like routeguard's (-X main.version=v1.2.3).
 var version = "dev"
 
-// istioPlugin adapts istio.Analyze to the SDK.
-type istioPlugin struct{}
+// istioPlugin adapts istio.Run to the SDK: objects are converted as they
+// arrive (sdk.Receiver), the analyzers run when the request is complete.
+type istioPlugin struct {
+	mu   sync.Mutex
+	runs map[*sdk.Request]*istio.Run // calls in progress
+}
+
+var _ sdk.Receiver = (*istioPlugin)(nil)
 
 // rgCodes are the routeguard codes istio.Analyze reports besides Istio's.
 var rgCodes = []string{analysis.CodeUnresolvedOutside}
 
-func (istioPlugin) Metadata(context.Context) (sdk.Metadata, error) {
+func (*istioPlugin) Metadata(context.Context) (sdk.Metadata, error) {
 	md := sdk.Metadata{Name: "istio", Version: version,
 		Description: "Istio's own configuration analyzers, as istioctl analyze runs them."}
 	for _, t := range msg.All() {
@@ -46,18 +53,24 @@ func (istioPlugin) Metadata(context.Context) (sdk.Metadata, error) {
 	return md, nil
 }
 
-func (istioPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding, error) {
-	objs := make([]*manifest.Object, 0, len(req.Objects))
-	for i := range req.Objects {
-		o := &req.Objects[i]
-		mo, err := manifest.FromBody(o.Body, manifest.Source{File: o.File, Line: o.Line})
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", o.File, o.Line, err)
-		}
-		objs = append(objs, mo)
-		o.Body = nil // mo holds it now; Analyze releases it once converted
+// Receive converts each object into Istio's types as it arrives and drops
+// its decoded body, so the plugin never holds every object's map at once.
+func (p *istioPlugin) Receive(_ context.Context, req *sdk.Request, o *sdk.Object) error {
+	mo, err := manifest.FromBody(o.Body, manifest.Source{File: o.File, Line: o.Line})
+	if err != nil {
+		return fmt.Errorf("%s:%d: %w", o.File, o.Line, err)
 	}
-	fs, err := istio.Analyze(ctx, objs, istio.Options{DefaultNamespace: req.DefaultNamespace, ReleaseBodies: true})
+	o.Body = nil // mo holds it until the run has converted it
+	p.run(req).Add(mo)
+	return nil
+}
+
+func (p *istioPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding, error) {
+	r := p.run(req)
+	p.mu.Lock()
+	delete(p.runs, req)
+	p.mu.Unlock()
+	fs, err := r.Finish(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +81,18 @@ func (istioPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding
 			File:   f.Source.File, Line: f.Source.Line})
 	}
 	return out, nil
+}
+
+// run returns the analysis of req, started on its first object.
+func (p *istioPlugin) run(req *sdk.Request) *istio.Run {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.runs[req]
+	if !ok {
+		r = istio.NewRun(istio.Options{DefaultNamespace: req.DefaultNamespace, ReleaseBodies: true})
+		p.runs[req] = r
+	}
+	return r
 }
 
 func severity(l diag.Level) sdk.Severity {

@@ -17,6 +17,20 @@ type Analyzer interface {
 	Analyze(ctx context.Context, req *Request) ([]Finding, error)
 }
 
+// Receiver is an optional interface of an Analyzer that wants each object
+// as soon as it arrives, while the rest of the request is still on the
+// wire: to convert it into its own types and let go of the decoded Body
+// (set o.Body = nil) instead of holding every object's map at once.
+// Receive is called for every object, in order, from one goroutine, and
+// then Analyze with the same req. req carries DefaultNamespace and Config
+// from the start (its Objects fill up as chunks arrive), so a plugin can
+// key per-call state on it. The object then appears in req.Objects as
+// Receive left it. o is valid only during the call: copy what you keep,
+// not the pointer.
+type Receiver interface {
+	Receive(ctx context.Context, req *Request, o *Object) error
+}
+
 // ProtocolVersion is the version of the host–plugin protocol. It changes
 // only when the wire format changes incompatibly; routeguard refuses
 // plugins built against another version.

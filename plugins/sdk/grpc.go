@@ -87,9 +87,13 @@ func serveMetadata(ctx context.Context, impl Analyzer, _ []byte) ([]byte, error)
 }
 
 // serveAnalyze decodes each chunk as it arrives (while the host encodes
-// the next), then runs the analyzer once the host closes its side.
+// the next), hands its objects to a Receiver, then runs the analyzer once
+// the host closes its side.
 func serveAnalyze(srv any, stream grpc.ServerStream) error {
+	impl := srv.(Analyzer)
+	receiver, _ := impl.(Receiver)
 	var rd requestDecoder
+	delivered := 0
 	for {
 		in := new(wrapperspb.BytesValue)
 		err := stream.RecvMsg(in)
@@ -105,6 +109,20 @@ func serveAnalyze(srv any, stream grpc.ServerStream) error {
 		if err := rd.chunk(unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
 			return status.Error(codes.InvalidArgument, err.Error())
 		}
+		if receiver == nil {
+			continue
+		}
+		req := rd.req
+		if _, err := safeServe(stream.Context(), func(ctx context.Context, _ Analyzer, _ []byte) ([]byte, error) {
+			for ; delivered < len(req.Objects); delivered++ {
+				if err := receiver.Receive(ctx, req, &req.Objects[delivered]); err != nil {
+					return nil, err
+				}
+			}
+			return nil, nil
+		}, impl, nil); err != nil {
+			return status.Error(codes.Unknown, err.Error())
+		}
 	}
 	req, err := rd.finish()
 	if err != nil {
@@ -119,7 +137,7 @@ func serveAnalyze(srv any, stream grpc.ServerStream) error {
 			fs = []Finding{}
 		}
 		return json.Marshal(response{Findings: fs})
-	}, srv.(Analyzer), nil)
+	}, impl, nil)
 	if err != nil {
 		return status.Error(codes.Unknown, err.Error())
 	}

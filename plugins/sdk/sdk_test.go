@@ -175,3 +175,63 @@ func TestAnalyzeManyChunks(t *testing.T) {
 		t.Fatalf("%d findings, first %+v", len(fs), fs[0])
 	}
 }
+
+// receiving converts each object as it arrives and keeps only its name.
+type receiving struct {
+	fake
+	names *[]string
+	fail  string // Receive fails on the object of this name
+}
+
+func (r receiving) Receive(_ context.Context, req *Request, o *Object) error {
+	if req.DefaultNamespace != "apps" {
+		return errors.New("the request header is missing")
+	}
+	if n := len(*r.names); n >= len(req.Objects) || &req.Objects[n] != o {
+		return fmt.Errorf("object %d is not req.Objects[%d]", n, n)
+	}
+	if o.Name == r.fail {
+		return errors.New("cannot take " + o.Name)
+	}
+	*r.names = append(*r.names, o.Name)
+	o.Body = nil
+	return nil
+}
+
+func (r receiving) Analyze(ctx context.Context, req *Request) ([]Finding, error) {
+	var out []Finding
+	for i := range req.Objects {
+		if o := &req.Objects[i]; o.Body != nil {
+			out = append(out, Findingf(o, "FK001", "%s still has its body", o.Name))
+		}
+	}
+	if len(*r.names) != len(req.Objects) {
+		return nil, fmt.Errorf("received %d objects, the request has %d", len(*r.names), len(req.Objects))
+	}
+	return out, nil
+}
+
+// TestReceiver: a Receiver gets every object in order, over several
+// chunks, before Analyze, which sees what Receive left; a Receive error
+// ends the call with that error.
+func TestReceiver(t *testing.T) {
+	var objs []Object
+	for i := range 3000 {
+		o := object("ConfigMap", "ns", fmt.Sprintf("cm-%04d", i), "cm.yaml", i+1)
+		o.Body["data"] = map[string]any{"k": strings.Repeat("v", 300)}
+		objs = append(objs, o)
+	}
+	var names []string
+	fs, err := connect(t, receiving{names: &names}).Analyze(context.Background(), &Request{DefaultNamespace: "apps", Objects: objs})
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("findings %v, err %v", fs, err)
+	}
+	if len(names) != 3000 || names[0] != "cm-0000" || names[2999] != "cm-2999" {
+		t.Fatalf("received %d objects, first %v", len(names), names[:1])
+	}
+	names = nil
+	_, err = connect(t, receiving{names: &names, fail: "cm-2500"}).Analyze(context.Background(), &Request{DefaultNamespace: "apps", Objects: objs})
+	if err == nil || !strings.Contains(err.Error(), "cannot take cm-2500") {
+		t.Fatalf("err = %v", err)
+	}
+}

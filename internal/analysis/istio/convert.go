@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"runtime"
 	"strings"
-	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -169,29 +167,6 @@ type converted struct {
 	cfg  *config.Config // nil when Istio does not read the kind
 	pod  *config.Config // the Pod a workload's template implies, if any
 	err  error          // the object does not decode as its kind
-}
-
-// convertAll converts objs on all processors (decoding specs into Istio's
-// protobuf types dominates the cost of a run), keeping their order. With
-// release, each object's Body is dropped once converted.
-func (c *converter) convertAll(objs []*manifest.Object, defNS string, release bool) []converted {
-	out := make([]converted, len(objs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(objs)/64))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(objs); i += workers {
-				out[i] = c.convert(objs[i], defNS)
-				if release {
-					objs[i].Body = nil
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return out
 }
 
 func (c *converter) convert(o *manifest.Object, defNS string) converted {

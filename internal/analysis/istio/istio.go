@@ -81,6 +81,41 @@ func silence() {
 // as findings on the objects' file:line, sorted deterministically. An error
 // means the analysis itself failed, never that the input has problems.
 func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []analysis.Finding, err error) {
+	defer recoverAnalysis(&out, &err)
+	r := NewRun(opts)
+	for _, o := range objs {
+		r.Add(o)
+	}
+	return r.Finish(ctx)
+}
+
+// Run is one analysis fed object by object, for a caller that receives the
+// objects over time (the routeguard-istio plugin converts each as it
+// arrives, while the rest is still on the wire). Analyze is NewRun, Add
+// for every object and Finish.
+type Run struct {
+	opts     Options
+	combined istioanalysis.CombinedAnalyzer
+	schemas  collection.Schemas
+	conv     *converter
+
+	// Objects are converted on every processor (decoding specs into
+	// Istio's protobuf types is most of a run's cost) while Add returns at
+	// once; each result has its slot, in the order of Add.
+	converted []*converted
+	work      chan convertJob
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	panicked  error // the first panic of a conversion
+}
+
+type convertJob struct {
+	o   *manifest.Object
+	out *converted
+}
+
+// NewRun prepares a run with opts.
+func NewRun(opts Options) *Run {
 	silence()
 	if opts.DefaultNamespace == "" {
 		opts.DefaultNamespace = "default"
@@ -88,19 +123,66 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	if opts.IstioNamespace == "" {
 		opts.IstioNamespace = "istio-system"
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("istio analyzers failed: %v", r)
-		}
-	}()
-
 	combined := allAnalyzers()
 	schemas := inputSchemas(combined)
+	return &Run{opts: opts, combined: combined, schemas: schemas, conv: newConverter(schemas)}
+}
+
+// Add queues o for conversion into Istio's types (dropping o.Body once
+// converted, with Options.ReleaseBodies). Objects are analyzed in the
+// order they are added. Add is not safe for concurrent use.
+func (r *Run) Add(o *manifest.Object) {
+	if r.work == nil {
+		r.work = make(chan convertJob, 256)
+		for range runtime.GOMAXPROCS(0) {
+			r.wg.Add(1)
+			go r.convertLoop()
+		}
+	}
+	c := &converted{obj: o}
+	r.converted = append(r.converted, c)
+	r.work <- convertJob{o, c}
+}
+
+func (r *Run) convertLoop() {
+	defer r.wg.Done()
+	for j := range r.work {
+		r.convertOne(j)
+	}
+}
+
+func (r *Run) convertOne(j convertJob) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.mu.Lock()
+			if r.panicked == nil {
+				r.panicked = fmt.Errorf("istio analyzers failed on %s %s: %v", j.o.Kind, j.o.Source, p)
+			}
+			r.mu.Unlock()
+			j.out.skip = true
+		}
+	}()
+	*j.out = r.conv.convert(j.o, r.opts.DefaultNamespace)
+	if r.opts.ReleaseBodies {
+		j.o.Body = nil
+	}
+}
+
+// Finish runs the analyzers over the objects added.
+func (r *Run) Finish(ctx context.Context) (out []analysis.Finding, err error) {
+	defer recoverAnalysis(&out, &err)
+	if r.work != nil {
+		close(r.work)
+		r.wg.Wait()
+	}
+	if r.panicked != nil { // the workers are done: no lock needed
+		return nil, r.panicked
+	}
+	opts := r.opts
 	in := newInput(opts)
-	conv := newConverter(schemas)
-	st := newStore(schemas)
+	st := newStore(r.schemas)
 	var findings []analysis.Finding
-	for _, c := range conv.convertAll(objs, opts.DefaultNamespace, opts.ReleaseBodies) {
+	for _, c := range r.converted {
 		o, ns := c.obj, c.ns
 		if c.skip {
 			continue
@@ -128,6 +210,7 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 			}
 		}
 	}
+	r.converted = nil // the store holds what the analyzers read
 	if !opts.NoDefaultResources {
 		if err := addDefaultIngress(st, opts.IstioNamespace, in); err != nil {
 			return nil, err
@@ -142,7 +225,7 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 	// analyzers whose inputs are not in the store, run the others in Istio's
 	// own analysis context, collect the messages.
 	f := newFilter(in, opts)
-	msgs, err := runAnalyzers(ctx, combined, st, f)
+	msgs, err := runAnalyzers(ctx, r.combined, st, f)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +235,12 @@ func Analyze(ctx context.Context, objs []*manifest.Object, opts Options) (out []
 		}
 	}
 	return sortFindings(findings), nil
+}
+
+func recoverAnalysis(out *[]analysis.Finding, err *error) {
+	if r := recover(); r != nil {
+		*out, *err = nil, fmt.Errorf("istio analyzers failed: %v", r)
+	}
 }
 
 // runAnalyzers does what local.IstiodAnalyzer.Analyze does, on st: skip
