@@ -6,18 +6,12 @@
 package main
 
 import (
-	"runtime/debug"
-
 	"github.com/routeguard/routeguard/internal/analysis/istio"
+	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/plugins/sdk"
 )
 
-// gcPercent is the plugin's GOGC (plugins get no GOGC from routeguard's
-// environment): like routeguard's, it trades a little CPU for a lower peak
-// RSS while every object's Istio config is held (docs/analysis-bench.md).
-const gcPercent = 70
-
 func main() {
-	debug.SetGCPercent(gcPercent)
+	gctune.Apply(func(string) (string, bool) { return "", false }) // plugins get no GOGC from routeguard
 	sdk.Serve(&istioPlugin{runs: map[*sdk.Request]*istio.Run{}})
 }

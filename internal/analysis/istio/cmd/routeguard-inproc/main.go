@@ -27,10 +27,12 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/istio"
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/cli"
+	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
 func main() {
+	gctune.Apply(os.LookupEnv) // as routeguard's main, so the comparison is like for like
 	if os.Getenv("ROUTEGUARD_NO_ISTIO") == "" {
 		analysis.Register(istio.Analyzers{})
 	}
