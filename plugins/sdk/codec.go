@@ -44,7 +44,9 @@ const maxObjects = 50_000_000
 // encodeRequest encodes req in chunks of about chunkSize bytes and hands
 // each to emit, which owns it (a new buffer is used for the next one).
 func encodeRequest(req *Request, chunkSize int, emit func([]byte) error) error {
-	b := make([]byte, 0, chunkSize+chunkSize/4)
+	// A chunk ends after the object that takes it past chunkSize; a small
+	// request gets a buffer its size (objects take ~300-700 bytes).
+	b := make([]byte, 0, min(chunkSize+chunkSize/4, 1024+512*len(req.Objects)))
 	b = append(b, requestMagic...)
 	b = appendString(b, req.DefaultNamespace)
 	b = appendString(b, string(req.Config))
