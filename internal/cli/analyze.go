@@ -10,6 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/plugins"
 	"github.com/routeguard/routeguard/internal/render"
@@ -146,8 +147,10 @@ func analyzePath(ctx context.Context, env *Env, rf *renderFlags, af *analyzeFlag
 	if err != nil {
 		return nil, err
 	}
+	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
 		Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: defaultNS})
+	settled()
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/plugins"
 	"github.com/routeguard/routeguard/internal/render"
@@ -135,8 +136,10 @@ func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
 		if err != nil {
 			return cmpFail(ExitError, "%v", err)
 		}
+		settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 		res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
 			Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: app.opts.Helm.Namespace})
+		settled()
 		if err != nil {
 			return cmpFail(ExitError, "analyzing %s: %v", app.label, err)
 		}

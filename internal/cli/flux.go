@@ -16,6 +16,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/flux"
+	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/transform"
 )
@@ -223,8 +224,10 @@ func analyzeFluxBuild(ctx context.Context, env *Env, f *fluxBuildFlags, inv *flu
 	if err != nil {
 		return nil, err
 	}
+	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
 		Analyzers: append(registry.All(), session.Analyzers()...)})
+	settled()
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/plugins"
 	"github.com/routeguard/routeguard/internal/report"
@@ -233,8 +234,10 @@ func postrenderGate(ctx context.Context, env *Env, f *postrenderFlags, cfg *conf
 	if err != nil {
 		return 0, err
 	}
+	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, Config: settings,
 		Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: ns})
+	settled()
 	if err != nil {
 		return 0, err
 	}

@@ -10,10 +10,41 @@ import (
 
 func restore(t *testing.T) {
 	pct, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	reset := func() {
+		state.Lock()
+		state.managed, state.switched, state.percent, state.settledFor = false, false, 0, 0
+		state.Unlock()
+	}
+	reset()
 	t.Cleanup(func() {
 		debug.SetGCPercent(pct)
 		debug.SetMemoryLimit(limit)
+		reset()
 	})
+}
+
+// waitSwitch collects until Apply's finalizer has switched to proportional
+// mode (finalizers run on their own goroutine after a collection), for up
+// to 10 s.
+func waitSwitch(t *testing.T) {
+	t.Helper()
+	for i := 0; i < 1000; i++ {
+		state.Lock()
+		done := state.switched
+		state.Unlock()
+		if done {
+			return
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the first collection never switched to proportional mode")
+}
+
+func percent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
 }
 
 // TestApply: no collection below StartLimit, then GOGC=GCPercent without a
@@ -27,12 +58,7 @@ func TestApply(t *testing.T) {
 	if limit := debug.SetMemoryLimit(-1); limit != StartLimit {
 		t.Fatalf("memory limit %d, want %d", limit, StartLimit)
 	}
-	// Finalizers run on their own goroutine after a collection: wait for
-	// it, collecting again now and then, for up to 10 s.
-	for i := 0; i < 1000 && debug.SetMemoryLimit(-1) != math.MaxInt64; i++ {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitSwitch(t)
 	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
 		t.Fatalf("after collections the memory limit is still %d", limit)
 	}
@@ -50,5 +76,37 @@ func TestApplyRespectsEnvironment(t *testing.T) {
 	Apply(func(k string) (string, bool) { return "1GiB", k == "GOMEMLIMIT" })
 	if pct, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); pct != GCPercent || limit != math.MaxInt64 {
 		t.Errorf("with GOMEMLIMIT set: percent %d, limit %d; want %d and no limit from routeguard", pct, limit, GCPercent)
+	}
+}
+
+// TestSettled: the analysis phase collects at SettledGCPercent until every
+// Settled call is undone; before the first collection it waits for it;
+// without Apply it does nothing.
+func TestSettled(t *testing.T) {
+	restore(t)
+	undoNone := Settled()
+	if p := percent(); p != 100 {
+		t.Fatalf("Settled without Apply changed the GC percent to %d", p)
+	}
+	undoNone()
+
+	Apply(func(string) (string, bool) { return "", false })
+	early := Settled()
+	if p := percent(); p != -1 {
+		t.Fatalf("Settled before the first collection turned collection on (percent %d)", p)
+	}
+	waitSwitch(t)
+	if p := percent(); p != SettledGCPercent {
+		t.Fatalf("after the first collection, with Settled pending: percent %d, want %d", p, SettledGCPercent)
+	}
+	second := Settled()
+	early()
+	early() // undo is idempotent
+	if p := percent(); p != SettledGCPercent {
+		t.Fatalf("one of two Settled undone: percent %d, want %d", p, SettledGCPercent)
+	}
+	second()
+	if p := percent(); p != GCPercent {
+		t.Fatalf("all Settled undone: percent %d, want %d", p, GCPercent)
 	}
 }

@@ -64,7 +64,9 @@ func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
 		return 2
 	}
+	settled := gctune.Settled() // as routeguard analyze does
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: r.Set, Analyzers: registry.All()})
+	settled()
 	if err != nil {
 		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
 		return 2
