@@ -24,6 +24,19 @@ type Analyzer interface {
 	Analyze(ctx context.Context, c *Context) error
 }
 
+// OutOfProcess is implemented by analyzers whose work runs in another
+// process (plugins): the runner starts them before the others and does not
+// count them against the processors it runs analyzers on, so a plugin
+// process starts and works while the built-in analyzers run.
+type OutOfProcess interface {
+	OutOfProcess() bool
+}
+
+func outOfProcess(a Analyzer) bool {
+	o, ok := a.(OutOfProcess)
+	return ok && o.OutOfProcess()
+}
+
 var (
 	registeredMu sync.Mutex
 	registered   []Analyzer

@@ -52,16 +52,29 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
 	res := &Result{}
-	for i, a := range analyzers {
-		name := a.Metadata().Name
-		res.Analyzers = append(res.Analyzers, name)
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			errs[i] = runOne(ctx, a, c.forAnalyzer(name))
-		}()
+	for _, a := range analyzers {
+		res.Analyzers = append(res.Analyzers, a.Metadata().Name)
+	}
+	// Out-of-process analyzers first, without a processor slot: their
+	// goroutine mostly waits for the plugin, which works meanwhile.
+	for _, external := range []bool{true, false} {
+		for i, a := range analyzers {
+			if outOfProcess(a) != external {
+				continue
+			}
+			name := res.Analyzers[i]
+			wg.Add(1)
+			if !external {
+				sem <- struct{}{}
+			}
+			go func() {
+				defer wg.Done()
+				if !external {
+					defer func() { <-sem }()
+				}
+				errs[i] = runOne(ctx, a, c.forAnalyzer(name))
+			}()
+		}
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {

@@ -3,8 +3,11 @@ package analysis
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -195,5 +198,50 @@ func TestParseSeverity(t *testing.T) {
 	}
 	if _, err := ParseSeverity("fatal"); err == nil {
 		t.Error("ParseSeverity(fatal) succeeded")
+	}
+}
+
+// blocker holds a processor slot until the out-of-process analyzer has
+// started (or gives up after a while, so a broken runner fails the test
+// instead of hanging it).
+type blocker struct {
+	name    string
+	started <-chan struct{}
+}
+
+func (b blocker) Metadata() Metadata { return Metadata{Name: b.name, Description: "test"} }
+
+func (b blocker) Analyze(context.Context, *Context) error {
+	select {
+	case <-b.started:
+		return nil
+	case <-time.After(20 * time.Second):
+		return errors.New("the out-of-process analyzer never started while the built-in analyzers held every slot")
+	}
+}
+
+type external struct{ started chan struct{} }
+
+func (e external) Metadata() Metadata { return Metadata{Name: "zz.external", Description: "test"} }
+func (e external) OutOfProcess() bool { return true }
+func (e external) Analyze(context.Context, *Context) error {
+	close(e.started)
+	return nil
+}
+
+// TestOutOfProcessStartsFirst: a plugin analyzer (sorted last by name)
+// starts even when the built-in analyzers take every processor slot.
+func TestOutOfProcessStartsFirst(t *testing.T) {
+	e := external{started: make(chan struct{})}
+	as := []Analyzer{e}
+	for i := range runtime.GOMAXPROCS(0) + 1 {
+		as = append(as, blocker{name: fmt.Sprintf("a%d", i), started: e.started})
+	}
+	res, err := Run(context.Background(), RunOptions{Set: manifest.NewSet(), Analyzers: as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Analyzers) != len(as) || res.Analyzers[len(as)-1] != "zz.external" {
+		t.Errorf("analyzers %v: want every one, sorted by name", res.Analyzers)
 	}
 }

@@ -28,6 +28,10 @@ func (a *Analyzer) Metadata() analysis.Metadata {
 		Inputs: a.inputs}
 }
 
+// OutOfProcess implements analysis.OutOfProcess: the runner starts the
+// plugin first, while the built-in analyzers run.
+func (a *Analyzer) OutOfProcess() bool { return true }
+
 // Analyze implements analysis.Analyzer.
 func (a *Analyzer) Analyze(ctx context.Context, c *analysis.Context) error {
 	fs, err := a.run(ctx, c)
