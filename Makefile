@@ -10,7 +10,7 @@ GOFLAGS  ?= -buildvcs=false
 CGO_ENABLED ?= 0
 export GOFLAGS CGO_ENABLED
 
-.PHONY: all build demo test test-main test-sdk test-compat lint bench clean
+.PHONY: all build demo test test-main test-race test-sdk test-compat lint bench clean
 
 all: build
 
@@ -24,10 +24,15 @@ build:
 demo: build
 	./scripts/demo.sh $(BIN)/routeguard
 
-test: test-main test-sdk test-compat
+test: test-main test-race test-sdk test-compat
 
 test-main: build
 	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
+
+# test-race: the tests that render many repositories concurrently in one
+# process, under the race detector (which needs cgo).
+test-race:
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/pipeline/
 
 # test-sdk: the plugin SDK is its own module (plugin authors do not pull in
 # routeguard's dependencies).

@@ -4,10 +4,10 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/yamlout"
 	"sigs.k8s.io/yaml"
 )
 
@@ -128,7 +128,7 @@ func buildTemplate(file string, raw []byte, prelude string) (string, error) {
 			},
 		},
 	}
-	out, err := marshalLiteral(tmpl)
+	out, err := yamlout.Marshal(tmpl)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", file, err)
 	}
@@ -164,14 +164,4 @@ func blocksJSON(headline string) string {
 	return "[\n" +
 		`  {"type": "section", "text": {"type": "mrkdwn", "text": {{ printf "%s %s" ` + headline + ` $appRef | toJson }}}},` + "\n" +
 		`  {"type": "context", "elements": [{"type": "mrkdwn", "text": {{ printf "Project *%s*  ·  revision %s  ·  sync %s  ·  health %s" ($project ` + esc + `) $revText ($sync ` + esc + `) ($health ` + esc + `) | toJson }}}]}` + "\n]"
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

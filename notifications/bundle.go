@@ -2,7 +2,11 @@ package notifications
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/routeguard/routeguard/internal/yamlout"
 )
 
 // Target is the reconciler a bundle is for.
@@ -68,7 +72,7 @@ func ArgoCDKustomizePatch() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := marshalLiteral(map[string]any{
+	out, err := yamlout.Marshal(map[string]any{
 		"apiVersion": "v1",
 		"kind":       "ConfigMap",
 		"metadata":   map[string]any{"name": "argocd-notifications-cm"},
@@ -89,7 +93,7 @@ func ArgoCDHelmValues() ([]byte, error) {
 		return nil, err
 	}
 	groups := map[string]map[string]string{"triggers": {}, "templates": {}, "notifiers": {}}
-	for _, k := range sortedKeys(data) {
+	for _, k := range slices.Sorted(maps.Keys(data)) {
 		switch {
 		case strings.HasPrefix(k, "trigger."):
 			groups["triggers"][k] = data[k]
@@ -105,7 +109,7 @@ func ArgoCDHelmValues() ([]byte, error) {
 	for g, m := range groups {
 		notif[g] = m
 	}
-	out, err := marshalLiteral(map[string]any{"notifications": notif})
+	out, err := yamlout.Marshal(map[string]any{"notifications": notif})
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,11 @@ package notifications
 import (
 	"bytes"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,7 +132,7 @@ func TestHelmValuesMatchConfigMapData(t *testing.T) {
 		"trigger.on-comparison-error", "trigger.on-route-degraded",
 		"trigger.on-sync-failed", "trigger.on-sync-succeeded",
 	}
-	if got := strings.Join(sortedKeys(data), " "); got != strings.Join(wantKeys, " ") {
+	if got := strings.Join(slices.Sorted(maps.Keys(data)), " "); got != strings.Join(wantKeys, " ") {
 		t.Fatalf("data keys = %s\nwant %s", got, strings.Join(wantKeys, " "))
 	}
 	for _, k := range wantKeys {
@@ -156,7 +158,7 @@ func TestRoutingKindsAgreeEverywhere(t *testing.T) {
 		}
 	}
 	tplList := `$routingKinds := list "` + strings.Join(RoutingKinds, `" "`) + `"`
-	for _, k := range sortedKeys(data) {
+	for _, k := range slices.Sorted(maps.Keys(data)) {
 		if strings.HasPrefix(k, "template.") && !strings.Contains(data[k], tplList) {
 			t.Errorf("%s does not define %s", k, tplList)
 		}
@@ -190,7 +192,7 @@ func TestTemplatesHaveEveryPart(t *testing.T) {
 		} `json:"webhook"`
 	}
 	bare := regexp.MustCompile(`"\{\{[^}]*\}\}"`) // a value interpolated inside quotes, unescaped
-	for _, k := range sortedKeys(data) {
+	for _, k := range slices.Sorted(maps.Keys(data)) {
 		if !strings.HasPrefix(k, "template.") {
 			continue
 		}

@@ -3,7 +3,7 @@
 # argocd-cmp-server (built from github.com/argoproj/argo-cd/v2 in
 # compat/argocd), driven by the repo-server's GenerateManifests: routeguard as
 # shipped (render + analysis, Istio's analyzers out of process) beside the
-# same plugin with --render-only and beside routeguard without the Istio
+# same binary rendering only (`routeguard render .`) and beside routeguard without the Istio
 # plugin, for example apps and a 1,000-object synthetic app. Prints a
 # Markdown table. Figures from a loaded machine are noisy: compare columns of
 # one run, not runs.

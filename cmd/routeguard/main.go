@@ -10,12 +10,17 @@ import (
 
 	"github.com/routeguard/routeguard/internal/cli"
 	"github.com/routeguard/routeguard/internal/gctune"
+	"github.com/routeguard/routeguard/internal/render"
 )
 
 func main() {
 	gctune.Apply(os.LookupEnv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Run(ctx, os.Args[1:], cli.OSEnv())
+	// Kustomize runs routeguard as its helm command for helmCharts.
+	code, ok := render.ServeHelmShim(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
+	if !ok {
+		code = cli.Run(ctx, os.Args[1:], cli.OSEnv())
+	}
 	stop()
 	os.Exit(code)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -35,29 +34,6 @@ type OutOfProcess interface {
 func outOfProcess(a Analyzer) bool {
 	o, ok := a.(OutOfProcess)
 	return ok && o.OutOfProcess()
-}
-
-var (
-	registeredMu sync.Mutex
-	registered   []Analyzer
-)
-
-// Register adds an analyzer that lives outside the built-in list (for
-// example the Istio analyzer, which links Istio and is therefore opt-in).
-// Call it from an init function; registry.All includes it.
-func Register(a Analyzer) {
-	registeredMu.Lock()
-	defer registeredMu.Unlock()
-	registered = append(registered, a)
-}
-
-// Registered returns the analyzers added with Register, sorted by name.
-func Registered() []Analyzer {
-	registeredMu.Lock()
-	defer registeredMu.Unlock()
-	out := slices.Clone(registered)
-	SortAnalyzers(out)
-	return out
 }
 
 // SortAnalyzers sorts analyzers by name.

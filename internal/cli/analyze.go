@@ -2,174 +2,144 @@ package cli
 
 import (
 	"bytes"
-	"context"
+	"cmp"
 	"fmt"
 	"io"
-	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/analysis/registry"
-	"github.com/routeguard/routeguard/internal/config"
-	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/plugins"
-	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/report"
+	"github.com/routeguard/routeguard/internal/version"
 )
 
-func init() {
-	register(command{name: "analyze", summary: "render apps and report what would break their traffic routing", run: runAnalyze})
-}
-
-const analyzeUsage = `routeguard analyze [PATH...] [flags]
-  routeguard analyze - < manifests.yaml
-
-Renders each PATH like 'routeguard render' (or reads a YAML/JSON stream on
-stdin with '-') and runs every analyzer. Settings come from .routeguard.yaml
-in the app directory or the repository root (or --config).`
-
-// analyzeFlags are the flags of analyze beyond the render flags.
-type analyzeFlags struct {
-	output string
-	failOn string
+// analysisFlags are the flags of every command that runs the analysis.
+type analysisFlags struct {
+	failOn analysis.FailOn
 	config string
 }
 
-func runAnalyze(ctx context.Context, env *Env, args []string) int {
-	fs := flagSet("analyze", analyzeUsage, env)
-	var rf renderFlags
-	rf.register(fs)
-	var af analyzeFlags
-	fs.StringVarP(&af.output, "output", "o", "text", "report format: text, json, sarif, junit or gitlab")
-	fs.StringVar(&af.failOn, "fail-on", "", "lowest severity that fails the run: error, warning or never (default: failOn of .routeguard.yaml, else error)")
-	fs.StringVar(&af.config, "config", "", "path of the .routeguard.yaml to use (default: the app's, else the repository root's)")
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	if af.failOn != "" {
-		if _, err := config.Parse("--fail-on", []byte("failOn: "+af.failOn)); err != nil {
-			return failf(env, "--fail-on must be error, warning or never, got %q", af.failOn)
-		}
-	}
-	var buf bytes.Buffer
-	w, err := report.New(af.output, &buf, report.Options{Color: env.IsTerminal && af.output == "text", Version: Version})
+func (f *analysisFlags) register(cmd *cobra.Command) {
+	cmd.Flags().Var(&failOnFlag{&f.failOn}, "fail-on", "lowest severity that fails the run: "+strings.Join(analysis.FailOnNames, ", ")+" (default: failOn of .routeguard.yaml, else error)")
+	cmd.Flags().StringVar(&f.config, "config", "", "path of the .routeguard.yaml to use (default: the app's, else the repository root's)")
+}
+
+// failOnFlag parses --fail-on once, into its typed value.
+type failOnFlag struct{ v *analysis.FailOn }
+
+func (f *failOnFlag) String() string { return f.v.String() }
+func (f *failOnFlag) Type() string   { return "severity" }
+func (f *failOnFlag) Set(s string) error {
+	v, err := analysis.ParseFailOn(s)
 	if err != nil {
-		return failf(env, "--output: %v", err)
+		return err
 	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	for _, p := range paths {
-		if p == "-" && len(paths) > 1 {
-			return failf(env, "'-' (stdin) cannot be combined with other paths")
-		}
-	}
-	failed, pluginFailed := false, false
-	for _, p := range paths {
-		run, err := analyzePath(ctx, env, &rf, &af, p)
-		if err != nil {
-			return failf(env, "%v", err)
-		}
-		for _, f := range run.findings {
-			if err := w.Write(f); err != nil {
-				return failf(env, "writing report: %v", err)
+	*f.v = v
+	return nil
+}
+
+func newAnalyzeCommand(env *Env) *cobra.Command {
+	var rf renderFlags
+	var af analysisFlags
+	var output string
+	cmd := &cobra.Command{
+		Use:   "analyze [PATH...]",
+		Short: "Render apps and report what would break their traffic routing",
+		Long: `Renders each PATH like 'routeguard render' (or reads a YAML/JSON stream on
+stdin with '-') and runs every analyzer. Settings come from .routeguard.yaml in
+the app directory or the repository root (or --config).
+
+Prints the report on stdout; exit 1 when a finding reaches the failing severity.`,
+		Example: "  routeguard analyze apps/routing/gateways\n  routeguard render apps/shop | routeguard analyze -o sarif -",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{"."}
 			}
-		}
-		failed = failed || run.failed
-		pluginFailed = pluginFailed || run.pluginFailed
+			if len(args) > 1 && slices.Contains(args, "-") {
+				return fail("'-' (stdin) cannot be combined with other paths")
+			}
+			var buf bytes.Buffer
+			w, err := report.New(output, &buf, report.Options{Color: env.IsTerminal && output == "text", Version: version.Get().Version})
+			if err != nil {
+				return fail("--output: %v", err)
+			}
+			failed, pluginFailed := false, false
+			for _, p := range args {
+				out, err := analyzePath(cmd, env, &rf, &af, p)
+				if err != nil {
+					return fail("%v", err)
+				}
+				pipeline.WriteNotices(env.Stderr, out.Notices)
+				for _, f := range out.Findings {
+					if err := w.Write(f); err != nil {
+						return fail("writing report: %v", err)
+					}
+				}
+				failed = failed || out.Failed
+				pluginFailed = pluginFailed || out.PluginFailed
+			}
+			// The whole report is built before anything reaches stdout.
+			if err := w.Flush(); err != nil {
+				return fail("writing report: %v", err)
+			}
+			if err := writeStdout(env, buf.Bytes()); err != nil {
+				return err
+			}
+			switch {
+			case pluginFailed:
+				// The report keeps every other analyzer's findings; the
+				// plugin's error is on stderr (plugins.onError: fail).
+				return exitWith(ExitError)
+			case failed:
+				return exitWith(ExitFindings)
+			}
+			return nil
+		},
 	}
-	// The whole report is built before anything reaches stdout.
-	if err := w.Flush(); err != nil {
-		return failf(env, "writing report: %v", err)
-	}
-	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
-		return failf(env, "writing report: %v", err)
-	}
-	if pluginFailed {
-		// The report keeps every other analyzer's findings; the plugin's
-		// error is on stderr (plugins.onError: fail).
-		return ExitError
-	}
-	if failed {
-		return ExitFindings
-	}
-	return ExitOK
+	rf.register(cmd.Flags())
+	af.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "report format: "+strings.Join(report.Formats(), ", "))
+	return cmd
 }
 
-type analyzeRun struct {
-	findings []analysis.Finding
-	failed   bool // a finding reached the failing severity
-	// pluginFailed: a plugin failed and plugins.onError says fail.
-	pluginFailed bool
-}
-
-// analyzePath renders (or reads) one input, loads its configuration and
-// context paths, and runs every analyzer.
-func analyzePath(ctx context.Context, env *Env, rf *renderFlags, af *analyzeFlags, path string) (*analyzeRun, error) {
+// analyzePath renders (or reads from stdin) one input and takes it through
+// the pipeline.
+func analyzePath(cmd *cobra.Command, env *Env, rf *renderFlags, af *analysisFlags, path string) (*pipeline.Outcome, error) {
 	opts, err := rf.options(env, path)
 	if err != nil {
 		return nil, err
 	}
-	var set *manifest.Set
-	var appDir, repoRoot string
+	req := pipeline.Request{
+		ConfigFile:       af.config,
+		Overrides:        pipeline.Overrides{FailOn: af.failOn},
+		Analyze:          true,
+		DefaultNamespace: opts.Helm.Namespace,
+		Plugins:          pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+	}
 	if path == "-" {
-		if set, err = readStdin(env, opts.MaxFileBytes); err != nil {
+		if req.Objects, err = readStdin(env, opts.MaxFileBytes); err != nil {
 			return nil, err
 		}
 		if env.Getwd != nil {
-			appDir, _ = env.Getwd()
+			req.AppDir, _ = env.Getwd()
 		}
-		repoRoot = firstNonEmpty(rf.repoRoot, appDir)
+		req.RepoRoot = cmp.Or(rf.repoRoot, req.AppDir)
+		req.Context = &opts
 	} else {
-		res, err := render.Render(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		set, repoRoot = res.Set, res.RepoRoot
-		appDir = filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path))
+		req.Render = &opts
 	}
-	cfg, err := loadConfig(af.config, appDir, repoRoot)
-	if err != nil {
-		return nil, err
-	}
-	ctxSet, err := renderContext(ctx, cfg, repoRoot, opts)
-	if err != nil {
-		return nil, err
-	}
-	settings, err := settingsOf(cfg)
-	if err != nil {
-		return nil, err
-	}
-	defaultNS := opts.Helm.Namespace
-	session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: repoRoot,
-		Set: set, Executable: env.Executable, Getenv: env.Getenv})
-	if err != nil {
-		return nil, err
-	}
-	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
-	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
-		Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: defaultNS})
-	settled()
-	if err != nil {
-		return nil, err
-	}
-	failOn := firstNonEmpty(af.failOn, cfg.FailOn, "error")
-	out := &analyzeRun{findings: res.Findings, pluginFailed: session.Report(env.Stderr)}
-	if failOn != "never" {
-		min, _ := analysis.ParseSeverity(failOn)
-		out.failed = res.Max() >= min && res.Max() > 0
-	}
-	return out, nil
+	return pipeline.Run(cmd.Context(), req)
 }
 
+// readStdin decodes a YAML/JSON stream from stdin, up to limit bytes.
 func readStdin(env *Env, limit int64) (*manifest.Set, error) {
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, limit+1))
+	data, err := readLimited(env.Stdin, "<stdin>", limit)
 	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("<stdin>: larger than %d MiB; raise --max-file-size if this is intended", limit>>20)
+		return nil, err
 	}
 	objs, err := manifest.Decode("<stdin>", data)
 	if err != nil {
@@ -182,74 +152,14 @@ func readStdin(env *Env, limit int64) (*manifest.Set, error) {
 	return set, nil
 }
 
-// loadConfig reads --config, else the app's or the repository root's
-// .routeguard.yaml, else the defaults.
-func loadConfig(explicit, appDir, repoRoot string) (*config.Config, error) {
-	p := explicit
-	if p == "" {
-		found, ok := config.Find(appDir, repoRoot)
-		if !ok {
-			return &config.Config{}, nil
-		}
-		p = found
+// readLimited reads r whole, refusing more than limit bytes.
+func readLimited(r io.Reader, name string, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	display := p
-	if rel, err := filepath.Rel(repoRoot, p); err == nil && repoRoot != "" && filepath.IsLocal(rel) {
-		display = filepath.ToSlash(rel)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB; raise --max-file-size if this is intended", name, limit>>20)
 	}
-	return config.Load(p, display)
-}
-
-// settingsOf turns the configuration into analysis settings.
-func settingsOf(cfg *config.Config) (analysis.Settings, error) {
-	var s analysis.Settings
-	for code, sev := range cfg.Severity {
-		v, err := analysis.ParseSeverity(sev)
-		if err != nil {
-			return s, fmt.Errorf("%s: severity of %s: %w", cfg.File, code, err)
-		}
-		if s.Severity == nil {
-			s.Severity = map[string]analysis.Severity{}
-		}
-		s.Severity[code] = v
-	}
-	for _, sup := range cfg.Suppress {
-		s.Suppress = append(s.Suppress, analysis.Suppression{Code: sup.Code, Object: sup.Object, Reason: sup.Reason})
-	}
-	if err := s.Validate(); err != nil {
-		return s, fmt.Errorf("%s: %w", cfg.File, err)
-	}
-	return s, nil
-}
-
-// renderContext renders the configuration's context paths into one set.
-// Their objects only resolve references; an object rendered by two context
-// paths is kept once.
-func renderContext(ctx context.Context, cfg *config.Config, repoRoot string, app render.Options) (*manifest.Set, error) {
-	set := manifest.NewSet()
-	for _, cp := range cfg.ContextPaths {
-		opts := render.Options{
-			Path:         filepath.Join(repoRoot, filepath.FromSlash(cp.Path)),
-			RepoRoot:     repoRoot,
-			AllowNetwork: app.AllowNetwork,
-			MaxFileBytes: app.MaxFileBytes,
-			HelmCommand:  app.HelmCommand,
-			Helm: render.HelmOptions{Namespace: cp.Namespace, Release: cp.Release, ValuesFiles: cp.Values,
-				KubeVersion: app.Helm.KubeVersion, APIVersions: app.Helm.APIVersions, IncludeCRDs: true},
-			Directory: render.DirectoryOptions{Recurse: cp.Recurse},
-		}
-		res, err := render.Render(ctx, opts)
-		if err != nil {
-			return nil, fmt.Errorf("%s: rendering context path %s: %w", cfg.File, cp.Path, err)
-		}
-		for _, o := range res.Set.Objects() {
-			if _, dup := set.Get(o.Key()); dup {
-				continue
-			}
-			if err := set.Add(o); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return set, nil
+	return data, nil
 }

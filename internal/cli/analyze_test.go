@@ -144,7 +144,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		want        string
 	}{
 		{"unknown format", "", []string{"-o", "xml", filepath.Join(root, "app")}, `unknown output format "xml"`},
-		{"bad fail-on", "", []string{"--fail-on", "sometimes", filepath.Join(root, "app")}, "--fail-on must be error, warning or never"},
+		{"bad fail-on", "", []string{"--fail-on", "sometimes", filepath.Join(root, "app")}, `invalid argument "sometimes" for "--fail-on" flag: must be error, warning or never`},
 		{"missing app", "", []string{"--repo-root", root, filepath.Join(root, "nope")}, "no such directory"},
 		{"unknown config key", "", []string{"--repo-root", bad, filepath.Join(bad, "app")}, `.routeguard.yaml:2: unknown key "supress"`},
 		{"missing context path", "", []string{"--repo-root", missingCtx, filepath.Join(missingCtx, "app")}, "rendering context path nowhere"},

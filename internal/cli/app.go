@@ -1,15 +1,18 @@
-// Package cli turns command lines into calls on routeguard's packages. Each
-// subcommand lives in its own file; this file holds the dispatcher and the
-// environment (streams, variables) that every command receives.
+// Package cli turns command lines into calls on routeguard's packages: a
+// spf13/cobra command tree (root.go) with one file per command. A command
+// file is only about its own contract (flags, environment, output); the
+// work happens in internal/pipeline and the packages it calls.
 package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit codes, documented in README.md.
@@ -31,8 +34,8 @@ type Env struct {
 	Environ func() []string
 	// Getwd returns the working directory.
 	Getwd func() (string, error)
-	// Executable is the path of the running routeguard binary (used where
-	// routeguard must call itself, e.g. as Kustomize's helm command).
+	// Executable is the path of the running routeguard binary (plugins such
+	// as routeguard-istio are looked for beside it).
 	Executable func() (string, error)
 	// IsTerminal reports whether Stdout is a terminal (colour in reports).
 	IsTerminal bool
@@ -57,62 +60,64 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// command is one subcommand. run receives the arguments after the command's
-// name (and, for nested commands, after the sub-name).
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, env *Env, args []string) int
-}
-
-// commands is the registry of top-level subcommands, kept sorted by name.
-// A capability adds its command here and in a file of its own.
-func commands() []command {
-	cs := []command{
-		{"render", "render an app directory into the manifests the reconciler would apply", runRender},
-		{"version", "print routeguard's version", runVersion},
-	}
-	cs = append(cs, extraCommands...)
-	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
-	return cs
-}
-
-// extraCommands lets files of this package register commands without editing
-// the list above (see register).
-var extraCommands []command
-
-func register(c command) { extraCommands = append(extraCommands, c) }
-
-// Run executes one routeguard command line and returns the process exit code.
+// Run executes one routeguard command line and returns the process exit
+// code. Usage errors go to stderr with exit code 2 and nothing on stdout.
 func Run(ctx context.Context, args []string, env *Env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(env.Stdout)
-		if len(args) == 0 {
-			return ExitError
-		}
+	root := NewRootCommand(env)
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
 		return ExitOK
 	}
-	if env.Getenv != nil && env.Getenv(helmShimEnv) == "1" {
-		// Kustomize's helmCharts generator calls us as its helm binary.
-		return runHelmShim(ctx, env, args)
-	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(ctx, env, args[1:])
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(env.Stderr, "routeguard: %s\n", strings.TrimRight(ee.err.Error(), "\n"))
 		}
+		return ee.code
 	}
-	fmt.Fprintf(env.Stderr, "routeguard: unknown command %q; run 'routeguard --help' for the list\n", args[0])
+	// Anything else comes from cobra: an unknown command or flag, a wrong
+	// number of arguments.
+	fmt.Fprintf(env.Stderr, "%s: %v; run '%s --help' for usage\n", cmd.CommandPath(), err, cmd.CommandPath())
 	return ExitError
 }
 
-func usage(w io.Writer) {
-	var b strings.Builder
-	b.WriteString("routeguard makes Kubernetes traffic routing changes safe to merge in GitOps repositories.\n\n")
-	b.WriteString("Usage:\n  routeguard <command> [flags] [args]\n\nCommands:\n")
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-14s %s\n", c.name, c.summary)
+// exitError carries a command's exit code, and the message to print on
+// stderr (none when the command already reported).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit code %d", e.code)
 	}
-	b.WriteString("\nRun 'routeguard <command> --help' for a command's flags.\n")
-	b.WriteString("Exit codes: 0 success, 1 findings at the failing severity, 2 usage, input or render error.\n")
-	io.WriteString(w, b.String())
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// fail is an input or usage error: "routeguard: <message>" on stderr, exit 2.
+func fail(format string, a ...any) error {
+	return &exitError{code: ExitError, err: fmt.Errorf(format, a...)}
+}
+
+// exitWith ends the command with code; whatever it had to say is printed.
+func exitWith(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// usageError prints cmd's usage on stderr and exits with ExitError: a
+// command group run without a subcommand.
+func usageError(cmd *cobra.Command) error {
+	cmd.SetOut(cmd.ErrOrStderr())
+	_ = cmd.Usage()
+	return exitWith(ExitError)
 }

@@ -8,44 +8,24 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/routeguard/routeguard/internal/cmp"
+	"github.com/spf13/cobra"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
-func init() {
-	register(command{name: "cmp", summary: "Argo CD Config Management Plugin: generate, parameters, discover", run: runCMP})
-}
-
-const cmpUsage = `routeguard cmp <generate|parameters|discover>
-
-Run by argocd-cmp-server (see cmp/plugin.yaml and docs/cmp.md) in the app's
-directory inside its unpacked copy of the repository:
-  generate    render and analyze the app; print the manifests, or fail with a
-              report that Argo CD shows as the app's ComparisonError
-  parameters  print the parameter announcement (JSON) for the Argo CD UI
-  discover    print the file that makes this directory a routeguard app
-Settings come from the Argo CD build environment: ARGOCD_APP_*, KUBE_VERSION,
-KUBE_API_VERSIONS, plugin env ARGOCD_ENV_{FAIL_ON,REPORT,ALLOW_NETWORK} and
-parameters (ARGOCD_APP_PARAMETERS).
-`
-
-func runCMP(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(env.Stdout, cmpUsage)
-		if len(args) == 0 {
-			return ExitError
-		}
-		return ExitOK
-	}
-	switch args[0] {
-	case "generate":
-		return runCMPGenerate(ctx, env, args[1:])
-	case "parameters":
-		return runCMPParameters(ctx, env, args[1:])
-	case "discover":
-		return runCMPDiscover(ctx, env, args[1:])
-	}
-	return failf(env, "cmp: unknown subcommand %q; use generate, parameters or discover", args[0])
+func newCMPCommand(env *Env) *cobra.Command {
+	c := group("cmp", "Argo CD Config Management Plugin: generate, parameters, discover",
+		newCMPGenerateCommand(env), newCMPParametersCommand(env), newCMPDiscoverCommand(env))
+	c.Long = `Run by argocd-cmp-server (see cmp/plugin.yaml and docs/cmp.md) in the app's
+directory inside its unpacked copy of the repository. Settings come from the
+Argo CD build environment: ARGOCD_APP_*, KUBE_VERSION, KUBE_API_VERSIONS,
+plugin env ARGOCD_ENV_{` + strings.Join(argocmp.KnownPluginEnv(), ",") + `} and parameters
+(ARGOCD_APP_PARAMETERS).`
+	return c
 }
 
 // cmpOutcome is a command's whole output, written only once it is complete.
@@ -62,7 +42,7 @@ func cmpFail(code int, format string, a ...any) cmpOutcome {
 // runBuffered runs work and writes its outcome, unless ctx ends first
 // (argocd-cmp-server sends SIGTERM at the request deadline): then it says
 // so on stderr and returns at once, with nothing on stdout.
-func runBuffered(ctx context.Context, env *Env, what string, work func() cmpOutcome) int {
+func runBuffered(ctx context.Context, env *Env, what string, work func() cmpOutcome) error {
 	done := make(chan cmpOutcome, 1)
 	go func() { done <- work() }()
 	var o cmpOutcome
@@ -76,94 +56,146 @@ func runBuffered(ctx context.Context, env *Env, what string, work func() cmpOutc
 	if ctx.Err() != nil {
 		fmt.Fprintf(env.Stderr, "routeguard: %s stopped before finishing (SIGTERM or the repo-server deadline); nothing was printed. "+
 			"If the app needs longer, raise controller.repo.server.timeout.seconds (and server.repo.server.timeout.seconds) in argocd-cmd-params-cm\n", what)
-		return ExitError
+		return exitWith(ExitError)
 	}
 	env.Stderr.Write(o.stderr)
-	if _, err := env.Stdout.Write(o.stdout); err != nil {
-		fmt.Fprintf(env.Stderr, "routeguard: writing output: %v\n", err)
-		return ExitError
+	if err := writeStdout(env, o.stdout); err != nil {
+		return err
 	}
-	return o.code
+	return exitWith(o.code)
 }
 
-func runCMPParameters(ctx context.Context, env *Env, args []string) int {
-	fs := flagSet("cmp parameters", "routeguard cmp parameters", env)
-	if code, done := parseFlags(fs, args); done {
-		return code
+// cmpRequest reads the Argo CD build environment into a pipeline request
+// for the working directory, confined to the unpacked repository: the
+// Application's Helm options, substitution variables (Flux semantics),
+// weights and failOn. It returns the build and settings too, for
+// the report and the announcement.
+func cmpRequest(env *Env) (pipeline.Request, *argocmp.Build, argocmp.Settings, error) {
+	b, err := argocmp.FromEnv(env.Getenv, env.Environ)
+	if err != nil {
+		return pipeline.Request{}, nil, argocmp.Settings{}, err
 	}
-	return runBuffered(ctx, env, "cmp parameters", func() cmpOutcome { return cmpParameters(ctx, env) })
+	s, err := b.Settings()
+	if err != nil {
+		return pipeline.Request{}, b, s, err
+	}
+	cwd, err := env.Getwd()
+	if err != nil {
+		return pipeline.Request{}, b, s, fmt.Errorf("working directory: %w", err)
+	}
+	rf := renderFlags{repoRoot: argocmp.RepoRoot(cwd, b.SourcePath), allowNetwork: s.AllowNetwork,
+		maxFileMiB: manifest.DefaultMaxFileBytes >> 20, release: s.Release, values: s.ValuesFiles, set: s.HelmSet()}
+	opts, err := rf.options(env, cwd)
+	if err != nil {
+		return pipeline.Request{}, b, s, err
+	}
+	req := pipeline.Request{
+		Render:           &opts,
+		Overrides:        pipeline.Overrides{FailOn: s.FailOn, Weights: s.Weights},
+		DefaultNamespace: opts.Helm.Namespace,
+		Plugins:          pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv, RefuseRepositoryPlugins: true},
+	}
+	if len(s.Variables) > 0 {
+		req.Substitution = &pipeline.Substitution{Variables: s.Variables, Strict: true, Namespace: b.AppNamespace,
+			Origin: "the Application's substitution-variables parameter"}
+	}
+	return req, b, s, nil
+}
+
+func newCMPParametersCommand(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "parameters",
+		Short: "Print the parameter announcement (JSON) for the Argo CD UI",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			return runBuffered(ctx, env, "cmp parameters", func() cmpOutcome { return cmpParameters(ctx, env) })
+		},
+	}
 }
 
 // cmpParameters renders the app with its current parameters to find what to
 // offer. An app that does not render still gets the knobs that do not
 // depend on its content, so the UI can be used to fix its parameters.
 func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
-	app, _, err := renderCMPApp(ctx, env)
-	if app == nil {
-		// The environment or a parameter is wrong: still announce, so that
-		// the UI shows the form in which it can be fixed.
-		app = &cmpApp{build: &cmp.Build{SourcePath: env.Getenv("ARGOCD_APP_SOURCE_PATH")}}
-		app.opts.Helm.Release = env.Getenv("ARGOCD_APP_NAME")
+	req, b, s, err := cmpRequest(env)
+	var out *pipeline.Outcome
+	if err == nil {
+		out, err = pipeline.Run(ctx, req)
 	}
 	cwd, _ := env.Getwd()
-	root := cmp.RepoRoot(cwd, app.build.SourcePath)
-	in := cmp.AnnounceInput{Release: app.opts.Helm.Release, FailOn: app.settings.FailOn}
+	sourcePath := env.Getenv("ARGOCD_APP_SOURCE_PATH")
+	if b != nil {
+		sourcePath = b.SourcePath
+	}
+	root := argocmp.RepoRoot(cwd, sourcePath)
+	in := argocmp.AnnounceInput{Release: env.Getenv("ARGOCD_APP_NAME"), FailOn: s.FailOn.String()}
+	if req.Render != nil {
+		in.Release = req.Render.Helm.Release
+	}
 	if in.Release == "" {
 		in.Release = filepath.Base(cwd)
 	}
 	if in.FailOn == "" {
-		in.FailOn = "error"
-		if cfg, err := loadConfig("", cwd, root); err == nil && cfg.FailOn != "" {
-			in.FailOn = cfg.FailOn
+		in.FailOn = analysis.FailOnError.String()
+		if cfg, err := pipeline.LoadConfig("", cwd, root); err == nil && cfg.FailOn != analysis.FailOnUnset {
+			in.FailOn = cfg.FailOn.String()
 		}
 	}
 	if render.Detect(cwd) == render.ToolHelm {
 		in.Helm = true
-		in.ValuesFiles, in.HelmValues, _ = cmp.ChartInputs(cwd)
+		in.ValuesFiles, in.HelmValues, _ = argocmp.ChartInputs(cwd)
 	}
 	var stderr bytes.Buffer
-	if app.res != nil {
-		// Rendered: offer its variables even when one without a value is
-		// what stops substitution.
-		in.Variables = cmp.Variables(app.res.Set.Objects())
-	}
 	if err != nil {
 		in.RenderProblem = err.Error()
 		fmt.Fprintf(&stderr, "routeguard: %v\n", err)
+		// Rendered but not substituted: still offer the variables, since
+		// one without a value may be what stops substitution.
+		if req.Render != nil {
+			r := *req.Render
+			if res, rerr := render.Render(ctx, r); rerr == nil {
+				in.Variables = argocmp.Variables(res.Set.Objects())
+			}
+		}
 	} else {
-		in.Weights = cmp.CurrentWeights(app.set.Objects())
+		in.Variables = argocmp.Variables(out.Set.Objects())
+		in.Weights = argocmp.CurrentWeights(out.Set)
 	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(cmp.Announce(in)); err != nil {
+	if err := enc.Encode(argocmp.Announce(in)); err != nil {
 		return cmpFail(ExitError, "encoding the announcement: %v", err)
 	}
-	return cmpOutcome{stdout: out.Bytes(), stderr: stderr.Bytes(), code: ExitOK}
+	return cmpOutcome{stdout: buf.Bytes(), stderr: stderr.Bytes(), code: ExitOK}
 }
 
-func runCMPDiscover(ctx context.Context, env *Env, args []string) int {
-	fs := flagSet("cmp discover", "routeguard cmp discover", env)
-	if code, done := parseFlags(fs, args); done {
-		return code
+func newCMPDiscoverCommand(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "discover",
+		Short: "Print the file that makes this directory a routeguard app (discover.find.command)",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBuffered(cmd.Context(), env, "cmp discover", func() cmpOutcome {
+				cwd, err := env.Getwd()
+				if err != nil {
+					return cmpFail(ExitError, "working directory: %v", err)
+				}
+				if env.Getenv("ARGOCD_APP_PARAMETERS") != "" {
+					// Argo CD sets it only for Applications with a spec.source.plugin block.
+					return cmpOutcome{stdout: []byte("spec.source.plugin\n"), code: ExitOK}
+				}
+				match, err := argocmp.Discover(cwd)
+				if err != nil {
+					return cmpFail(ExitError, "discover: %v", err)
+				}
+				if match == "" {
+					return cmpOutcome{code: ExitOK}
+				}
+				return cmpOutcome{stdout: []byte(match + "\n"), code: ExitOK}
+			})
+		},
 	}
-	return runBuffered(ctx, env, "cmp discover", func() cmpOutcome {
-		cwd, err := env.Getwd()
-		if err != nil {
-			return cmpFail(ExitError, "working directory: %v", err)
-		}
-		if env.Getenv("ARGOCD_APP_PARAMETERS") != "" {
-			// Argo CD sets it only for Applications with a spec.source.plugin block.
-			return cmpOutcome{stdout: []byte("spec.source.plugin\n"), code: ExitOK}
-		}
-		match, err := cmp.Discover(cwd)
-		if err != nil {
-			return cmpFail(ExitError, "discover: %v", err)
-		}
-		if match == "" {
-			return cmpOutcome{code: ExitOK}
-		}
-		return cmpOutcome{stdout: []byte(match + "\n"), code: ExitOK}
-	})
 }

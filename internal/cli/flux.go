@@ -2,41 +2,28 @@ package cli
 
 import (
 	"bytes"
-	"context"
+	"cmp"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
-	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/analysis/registry"
-	"github.com/routeguard/routeguard/internal/plugins"
-	"github.com/routeguard/routeguard/internal/render"
-	"github.com/routeguard/routeguard/internal/report"
+	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/flux"
-	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/transform"
+	"github.com/routeguard/routeguard/internal/version"
 )
 
-func init() {
-	register(command{name: "flux", summary: "build Flux Kustomizations and HelmReleases as the controllers would, and analyze them", run: runFlux})
-}
-
-func runFlux(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(env.Stdout, "Usage:\n  routeguard flux build [PATH] [--all | --name NAME [--namespace NS]] [flags]\n\nRun 'routeguard flux build --help' for the flags.\n")
-		if len(args) == 0 {
-			return ExitError
-		}
-		return ExitOK
-	}
-	if args[0] != "build" {
-		return failf(env, "unknown flux command %q; the only one is 'flux build'", args[0])
-	}
-	return runFluxBuild(ctx, env, args[1:])
+func newFluxCommand(env *Env) *cobra.Command {
+	return group("flux", "Build Flux Kustomizations and HelmReleases as the controllers would, and analyze them",
+		newFluxBuildCommand(env))
 }
 
 type fluxBuildFlags struct {
@@ -49,14 +36,30 @@ type fluxBuildFlags struct {
 	kubeVersion  string
 	output       string
 	report       string
-	failOn       string
-	config       string
 	analyze      bool
+	analysis     analysisFlags
 }
 
-func runFluxBuild(ctx context.Context, env *Env, args []string) int {
-	fs := flagSet("flux build", "routeguard flux build [PATH] [--all | --name NAME [--namespace NS]] [flags]", env)
+func newFluxBuildCommand(env *Env) *cobra.Command {
 	var f fluxBuildFlags
+	cmd := &cobra.Command{
+		Use:   "build [PATH] [--all | --name NAME [--namespace NS]]",
+		Short: "Build what kustomize-controller and helm-controller would apply, and analyze it",
+		Long: `Builds the Flux Kustomizations and HelmReleases under PATH (a cluster directory,
+or a file holding them) as the controllers would: Kustomize build of spec.path,
+postBuild substitution with Flux's own code, HelmReleases with in-repository
+charts and their post-renderers, routeguard's traffic transforms, then the
+analysis. Prints the manifests (or, with --report, the analysis) on stdout.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := "."
+			if len(args) == 1 {
+				path = args[0]
+			}
+			return runFluxBuild(cmd, env, &f, path)
+		},
+	}
+	fs := cmd.Flags()
 	fs.BoolVar(&f.all, "all", false, "build every Kustomization and HelmRelease under PATH (a cluster directory)")
 	fs.StringVar(&f.name, "name", "", "build the Kustomization or HelmRelease with this name under PATH")
 	fs.StringVarP(&f.namespace, "namespace", "n", "", "with --name: its namespace (default: any)")
@@ -64,46 +67,35 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 	fs.BoolVar(&f.strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching HelmRepository (https) charts")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
-	fs.StringVarP(&f.output, "output", "o", "yaml", "manifest output format: yaml or json")
-	fs.StringVar(&f.report, "report", "", "print the analysis report on stdout in this format (text, json, sarif, junit, gitlab) instead of the manifests")
-	fs.StringVar(&f.failOn, "fail-on", "", "lowest severity that fails the run: error, warning or never (default: failOn of .routeguard.yaml, else error)")
-	fs.StringVar(&f.config, "config", "", "path of the .routeguard.yaml with the analysis settings (default: PATH's directory's, else the repository root's)")
+	fs.StringVarP(&f.output, "output", "o", "yaml", "manifest output format: "+strings.Join(manifestFormats, " or "))
+	fs.StringVar(&f.report, "report", "", "print the analysis report on stdout in this format ("+strings.Join(report.Formats(), ", ")+") instead of the manifests")
 	fs.BoolVar(&f.analyze, "analyze", true, "run the analysis (--analyze=false only builds)")
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	if fs.NArg() > 1 {
-		return failf(env, "flux build takes one PATH, got %d", fs.NArg())
-	}
-	if f.output != "yaml" && f.output != "json" {
-		return failf(env, "--output must be yaml or json, got %q", f.output)
-	}
-	if f.failOn != "" {
-		if _, err := config.Parse("--fail-on", []byte("failOn: "+f.failOn)); err != nil {
-			return failf(env, "--fail-on must be error, warning or never, got %q", f.failOn)
-		}
+	f.analysis.register(cmd)
+	cmd.Flags().Lookup("config").Usage = "path of the .routeguard.yaml with the analysis settings (default: PATH's directory's, else the repository root's)"
+	return cmd
+}
+
+func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) error {
+	if !slices.Contains(manifestFormats, f.output) {
+		return fail("--output must be %s, got %q", strings.Join(manifestFormats, " or "), f.output)
 	}
 	if f.report != "" && !f.analyze {
-		return failf(env, "--report needs the analysis; drop --analyze=false")
-	}
-	path := "."
-	if fs.NArg() == 1 {
-		path = fs.Arg(0)
+		return fail("--report needs the analysis; drop --analyze=false")
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return failf(env, "%s: no such file or directory; give a cluster directory or a file holding Flux Kustomizations/HelmReleases", path)
+		return fail("%s: no such file or directory; give a cluster directory or a file holding Flux Kustomizations/HelmReleases", path)
 	}
 	if fi.IsDir() && !f.all && f.name == "" {
-		return failf(env, "%s is a directory: pass --all to build everything under it, or --name NAME", path)
+		return fail("%s is a directory: pass --all to build everything under it, or --name NAME", path)
 	}
 	if f.all && f.name != "" {
-		return failf(env, "--all and --name exclude each other")
+		return fail("--all and --name exclude each other")
 	}
 	root := f.repoRoot
 	if root == "" {
-		if root, err = repoRootOf(path); err != nil {
-			return failf(env, "%v", err)
+		if root, err = render.FindRepoRoot(path); err != nil {
+			return fail("%v", err)
 		}
 	}
 	// A file: build the Flux objects it holds, with its directory's
@@ -114,28 +106,25 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 	}
 	inv, err := flux.Scan(root, scanDir)
 	if err != nil {
-		return failf(env, "%v", err)
+		return fail("%v", err)
 	}
 	objs := inv.All()
+	if f.name != "" {
+		objs = inv.Select(f.name, f.namespace)
+	}
 	if !fi.IsDir() {
 		objs = inFile(inv, objs, path)
 	}
-	if f.name != "" {
-		objs = inv.Select(f.name, f.namespace)
-		if !fi.IsDir() {
-			objs = inFile(inv, objs, path)
-		}
-		if len(objs) == 0 {
-			return failf(env, "no Kustomization or HelmRelease named %q%s under %s", f.name, inNamespace(f.namespace), path)
-		}
+	if f.name != "" && len(objs) == 0 {
+		return fail("no Kustomization or HelmRelease named %q%s under %s", f.name, inNamespace(f.namespace), path)
 	}
 	if len(objs) == 0 {
-		return failf(env, "no Flux Kustomization or HelmRelease under %s", path)
+		return fail("no Flux Kustomization or HelmRelease under %s", path)
 	}
-	opts := flux.Options{Strict: f.strict, AllowNetwork: f.allowNetwork, KubeVersion: firstNonEmpty(f.kubeVersion, env.Getenv("KUBE_VERSION"))}
-	builds, err := inv.BuildAll(ctx, objs, opts)
+	opts := flux.Options{Strict: f.strict, AllowNetwork: f.allowNetwork, KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION"))}
+	builds, err := inv.BuildAll(cmd.Context(), objs, opts)
 	if err != nil {
-		return failf(env, "%v", err)
+		return fail("%v", err)
 	}
 	all := manifest.NewSet()
 	for _, b := range builds {
@@ -143,139 +132,87 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "routeguard: warning: %s: %s %s/%s %s\n", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, b.Skipped)
 			continue
 		}
-		if err := applyTransforms(inv, b); err != nil {
-			return failf(env, "%v", err)
+		if err := applyFluxTransforms(inv, b); err != nil {
+			return fail("%v", err)
 		}
 		if err := all.AddAll(b.Set.Objects()); err != nil {
-			return failf(env, "%v (built by %s %s/%s)", err, b.Object.Kind, b.Object.Namespace, b.Object.Name)
+			return fail("%v (built by %s %s/%s)", err, b.Object.Kind, b.Object.Namespace, b.Object.Name)
 		}
 	}
+	var stdout []byte
 	code := ExitOK
-	var buf bytes.Buffer
 	if f.analyze {
-		run, err := analyzeFluxBuild(ctx, env, &f, inv, path, all)
+		appDir, err := filepath.Abs(scanDir)
 		if err != nil {
-			return failf(env, "%v", err)
+			return fail("%v", err)
 		}
-		reportTo, format := env.Stderr, "text"
-		if f.report != "" {
-			reportTo, format = io.Writer(&buf), f.report
+		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
+			Objects: all, AppDir: appDir, RepoRoot: inv.RepoRoot, ConfigFile: f.analysis.config,
+			Overrides: pipeline.Overrides{FailOn: f.analysis.failOn},
+			Analyze:   true,
+			Context:   &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
+			Plugins:   pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+		})
+		if err != nil {
+			return fail("%v", err)
 		}
+		pipeline.WriteNotices(env.Stderr, out.Notices)
+		format := cmp.Or(f.report, "text")
 		var rbuf bytes.Buffer
-		w, err := report.New(format, &rbuf, report.Options{Version: Version})
+		w, err := report.New(format, &rbuf, report.Options{Version: version.Get().Version})
 		if err != nil {
-			return failf(env, "--report: %v", err)
+			return fail("--report: %v", err)
 		}
-		if f.report != "" || len(run.findings) > 0 {
-			if err := report.WriteAll(w, run.findings); err != nil {
-				return failf(env, "writing report: %v", err)
+		if f.report != "" || len(out.Findings) > 0 {
+			if err := report.WriteAll(w, out.Findings); err != nil {
+				return fail("writing report: %v", err)
 			}
 		}
-		if _, err := reportTo.Write(rbuf.Bytes()); err != nil {
-			return failf(env, "writing report: %v", err)
+		if f.report != "" {
+			stdout = rbuf.Bytes()
+		} else {
+			env.Stderr.Write(rbuf.Bytes())
 		}
-		if run.pluginFailed {
+		switch {
+		case out.PluginFailed:
 			code = ExitError
-		} else if run.failed {
+		case out.Failed:
 			code = ExitFindings
 		}
 	}
 	if f.report == "" {
-		if f.output == "json" {
-			err = manifest.WriteJSON(&buf, all.Objects())
-		} else {
-			err = manifest.WriteYAML(&buf, all.Objects())
-		}
-		if err != nil {
-			return failf(env, "%v", err)
+		if stdout, err = writeManifests(f.output, all.Objects()); err != nil {
+			return fail("%v", err)
 		}
 	}
-	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
-		return failf(env, "writing output: %v", err)
+	if err := writeStdout(env, stdout); err != nil {
+		return err
 	}
-	return code
-}
-
-// analyzeFluxBuild runs every analyzer (built-in and plugins) on everything
-// the build produced, with the settings of --config, else the
-// .routeguard.yaml of PATH's directory, else the repository root's.
-func analyzeFluxBuild(ctx context.Context, env *Env, f *fluxBuildFlags, inv *flux.Inventory, path string, set *manifest.Set) (*analyzeRun, error) {
-	dir, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		dir = filepath.Dir(dir)
-	}
-	cfg, err := loadConfig(f.config, dir, inv.RepoRoot)
-	if err != nil {
-		return nil, err
-	}
-	ctxSet, err := renderContext(ctx, cfg, inv.RepoRoot, render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes})
-	if err != nil {
-		return nil, err
-	}
-	settings, err := settingsOf(cfg)
-	if err != nil {
-		return nil, err
-	}
-	session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: inv.RepoRoot,
-		Set: set, Executable: env.Executable, Getenv: env.Getenv})
-	if err != nil {
-		return nil, err
-	}
-	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
-	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
-		Analyzers: append(registry.All(), session.Analyzers()...)})
-	settled()
-	if err != nil {
-		return nil, err
-	}
-	failOn := firstNonEmpty(f.failOn, cfg.FailOn, "error")
-	out := &analyzeRun{findings: res.Findings, pluginFailed: session.Report(env.Stderr)}
-	if failOn != "never" {
-		min, _ := analysis.ParseSeverity(failOn)
-		out.failed = res.Max() >= min && res.Max() > 0
-	}
-	return out, nil
+	return exitWith(code)
 }
 
 // WeightsVariable is the postBuild variable that states traffic weights for
 // one Flux Kustomization, in the one-line form ("reviews: blue 90, green
-// 10"); it overrides transforms.weights of .routeguard.yaml.
+// 10"); it overrides transforms.weights of .routeguard.yaml per service.
 const WeightsVariable = "routeguard_weights"
 
-// applyTransforms runs the traffic transforms of the .routeguard.yaml that
-// applies to the build (the Kustomization's spec.path, else the repository
-// root), as cmp generate and postrender do; spec.postBuild.substitute's
-// routeguard_weights overrides its weights.
-func applyTransforms(inv *flux.Inventory, b *flux.Build) error {
-	tf := &config.Transforms{}
-	where := ""
-	if p, ok := config.Find(inv.AppDir(b.Object), inv.RepoRoot); ok {
-		rel, _ := filepath.Rel(inv.RepoRoot, p)
-		where = filepath.ToSlash(rel)
-		cfg, err := config.Load(p, where)
-		if err != nil {
-			return err
-		}
-		if cfg.Transforms != nil {
-			*tf = *cfg.Transforms
-		}
+// applyFluxTransforms runs the traffic transforms of the .routeguard.yaml
+// that applies to the build (the Kustomization's spec.path, else the
+// repository root), merged with its spec.postBuild.substitute's
+// routeguard_weights, as cmp generate and postrender merge theirs.
+func applyFluxTransforms(inv *flux.Inventory, b *flux.Build) error {
+	cfg, err := pipeline.LoadConfig("", inv.AppDir(b.Object), inv.RepoRoot)
+	if err != nil {
+		return err
 	}
-	spec, _ := b.Object.Body["spec"].(map[string]any)
-	pb, _ := spec["postBuild"].(map[string]any)
-	sub, _ := pb["substitute"].(map[string]any)
-	if w, ok := sub[WeightsVariable].(string); ok {
-		weights, err := config.ParseWeights(w)
-		if err != nil {
+	var o pipeline.Overrides
+	if w, ok := flux.SubstituteVariable(b.Object, WeightsVariable); ok {
+		if o.Weights, err = config.ParseWeights(w); err != nil {
 			return fmt.Errorf("%s: %s %s/%s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, WeightsVariable, err)
 		}
-		tf.Weights = weights
-		where = b.Object.Source.String() + " " + WeightsVariable
 	}
-	if err := transform.Apply(b.Set, tf); err != nil {
-		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, where, b.Object.Kind, b.Object.Namespace, b.Object.Name)
+	if err := transform.Apply(b.Set, pipeline.MergeTransforms(cfg.Transforms, o)); err != nil {
+		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, cmp.Or(cfg.File, "the routeguard_weights variable"), b.Object.Kind, b.Object.Namespace, b.Object.Name)
 	}
 	return nil
 }
@@ -304,23 +241,4 @@ func inNamespace(ns string) string {
 		return ""
 	}
 	return " in namespace " + ns
-}
-
-// repoRootOf finds the git top level above path, as render does.
-func repoRootOf(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-		abs = filepath.Dir(abs)
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return abs, nil
-		}
-	}
 }

@@ -2,129 +2,135 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/health"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
-func init() {
-	register(command{
-		name:    "health",
-		summary: "health checks for routes and gateways: bundle them for Argo CD / Flux, or check an object",
-		run:     runHealth,
-	})
+func newHealthCommand(env *Env) *cobra.Command {
+	return group("health", "Health checks for routes and gateways: bundle them for Argo CD / Flux, or check an object",
+		newHealthBundleCommand(env), newHealthCheckCommand(env))
 }
 
-const healthUsage = `Usage:
-  routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--include-istio]
-  routeguard health check FILE|-
-
-bundle  prints the health checks for routes and gateways as an argocd-cm Kustomize
-        patch (--format kustomize, the default), as argo-cd Helm chart values
-        (--format helm), or as the healthCheckExprs block of a Flux Kustomization.
-check   evaluates each object of a YAML/JSON stream (e.g. kubectl get httproute -o yaml)
-        with the Lua check (as Argo CD runs it) and its CEL twin (as Flux runs it).
-        Exit code 1 when an object is Degraded or Failed.
-`
-
-func runHealth(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 {
-		io.WriteString(env.Stderr, healthUsage)
-		return ExitError
+func newHealthBundleCommand(env *Env) *cobra.Command {
+	var target, format, namespace string
+	var includeIstio bool
+	cmd := &cobra.Command{
+		Use:   "bundle --for argocd|flux",
+		Short: "Print the health checks as an argocd-cm patch, argo-cd chart values, or Flux healthCheckExprs",
+		Long: `Prints the health checks for ` + strings.Join(healthKinds(), ", ") + `
+as an argocd-cm Kustomize patch (--format kustomize, the default), as argo-cd
+Helm chart values (--format helm), or as the healthCheckExprs block of a Flux
+Kustomization (--for flux).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out, err := healthBundle(target, format, namespace, includeIstio)
+			if err != nil {
+				return err
+			}
+			return writeStdout(env, out)
+		},
 	}
-	switch args[0] {
-	case "bundle":
-		return runHealthBundle(env, args[1:])
-	case "check":
-		return runHealthCheck(ctx, env, args[1:])
-	case "-h", "--help", "help":
-		io.WriteString(env.Stdout, healthUsage)
-		return ExitOK
-	}
-	return failf(env, "health: unknown subcommand %q; want bundle or check", args[0])
+	fs := cmd.Flags()
+	fs.StringVar(&target, "for", "", "reconciler to bundle for: argocd or flux")
+	fs.StringVar(&format, "format", "", "argocd: kustomize (argocd-cm patch, default) or helm (argo-cd chart values); flux: flux (default)")
+	fs.BoolVar(&includeIstio, "include-istio", false, "flux: include the Istio kinds (only with PILOT_ENABLE_STATUS=true on istiod)")
+	fs.StringVar(&namespace, "namespace", "", "argocd kustomize: namespace to put in the patch, when the base argocd-cm names one (Argo CD's install.yaml does not)")
+	return cmd
 }
 
-func runHealthBundle(env *Env, args []string) int {
-	fs := flagSet("health bundle", "routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--include-istio]", env)
-	target := fs.String("for", "", "reconciler to bundle for: argocd or flux")
-	format := fs.String("format", "", "argocd: kustomize (argocd-cm patch, default) or helm (argo-cd chart values); flux: flux (default)")
-	includeIstio := fs.Bool("include-istio", false, "flux: include the Istio kinds (only with PILOT_ENABLE_STATUS=true on istiod)")
-	namespace := fs.String("namespace", "", "argocd kustomize: namespace to put in the patch, when the base argocd-cm names one (Argo CD's install.yaml does not)")
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return failf(env, "health bundle: unexpected argument %q", fs.Arg(0))
-	}
+// healthKinds names the kinds routeguard ships health checks for.
+func healthKinds() []string {
 	checks, err := health.Builtin()
 	if err != nil {
-		return failf(env, "health bundle: %v", err)
+		return nil
+	}
+	var out []string
+	for _, c := range checks {
+		out = append(out, c.Kind)
+	}
+	return out
+}
+
+func healthBundle(target, format, namespace string, includeIstio bool) ([]byte, error) {
+	checks, err := health.Builtin()
+	if err != nil {
+		return nil, fail("health bundle: %v", err)
 	}
 	var out []byte
-	switch *target {
+	switch target {
 	case "argocd":
-		switch *format {
+		switch format {
 		case "", health.FormatKustomize:
-			out, err = health.ArgoCDPatch(checks, *namespace)
+			out, err = health.ArgoCDPatch(checks, namespace)
 		case health.FormatHelm:
 			out, err = health.ArgoCDHelmValues(checks)
 		default:
-			return failf(env, "health bundle: --format %q is not one of kustomize, helm for --for argocd", *format)
+			return nil, fail("health bundle: --format %q is not one of kustomize, helm for --for argocd", format)
 		}
-		if *includeIstio {
-			return failf(env, "health bundle: --include-istio is for --for flux (the Argo CD checks always include Istio)")
+		if includeIstio {
+			return nil, fail("health bundle: --include-istio is for --for flux (the Argo CD checks always include Istio)")
 		}
-		if *namespace != "" && *format == health.FormatHelm {
-			return failf(env, "health bundle: --namespace is for the kustomize format (the Helm chart knows its namespace)")
+		if namespace != "" && format == health.FormatHelm {
+			return nil, fail("health bundle: --namespace is for the kustomize format (the Helm chart knows its namespace)")
 		}
 	case "flux":
-		if *namespace != "" {
-			return failf(env, "health bundle: --namespace is for --for argocd (the healthCheckExprs block has no metadata)")
+		if namespace != "" {
+			return nil, fail("health bundle: --namespace is for --for argocd (the healthCheckExprs block has no metadata)")
 		}
-		if *format != "" && *format != health.FormatFlux {
-			return failf(env, "health bundle: --format %q is not valid for --for flux (it has one format)", *format)
+		if format != "" && format != health.FormatFlux {
+			return nil, fail("health bundle: --format %q is not valid for --for flux (it has one format)", format)
 		}
-		out, err = health.FluxHealthCheckExprs(checks, *includeIstio)
+		out, err = health.FluxHealthCheckExprs(checks, includeIstio)
 	case "":
-		return failf(env, "health bundle: --for is required: argocd or flux")
+		return nil, fail("health bundle: --for is required: argocd or flux")
 	default:
-		return failf(env, "health bundle: --for %q is not argocd or flux", *target)
+		return nil, fail("health bundle: --for %q is not argocd or flux", target)
 	}
 	if err != nil {
-		return failf(env, "health bundle: %v", err)
+		return nil, fail("health bundle: %v", err)
 	}
-	env.Stdout.Write(out)
-	return ExitOK
+	return out, nil
 }
 
-func runHealthCheck(ctx context.Context, env *Env, args []string) int {
-	fs := flagSet("health check", "routeguard health check FILE|-", env)
-	if code, done := parseFlags(fs, args); done {
-		return code
+func newHealthCheckCommand(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "check FILE|-",
+		Short: "Evaluate objects (e.g. kubectl get httproute -o yaml) with the Lua and CEL checks",
+		Long: `Evaluates each object of a YAML/JSON stream with the Lua check (as Argo CD runs
+it) and its CEL twin (as Flux runs it), and prints the verdicts on stdout.
+Exit code 1 when an object is Degraded or Failed (the verdicts are printed too).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runHealthCheck(cmd, env, args[0])
+		},
 	}
-	if fs.NArg() != 1 {
-		return failf(env, "health check: want one FILE, or - for standard input")
-	}
-	name, data, err := healthReadInput(env, fs.Arg(0))
+}
+
+func runHealthCheck(cmd *cobra.Command, env *Env, arg string) error {
+	ctx := cmd.Context()
+	name, data, err := healthReadInput(env, arg)
 	if err != nil {
-		return failf(env, "health check: %v", err)
+		return fail("health check: %v", err)
 	}
 	objs, err := manifest.Decode(name, data)
 	if err != nil {
-		return failf(env, "health check: %v", err)
+		return fail("health check: %v", err)
 	}
 	if len(objs) == 0 {
-		return failf(env, "health check: %s holds no objects", name)
+		return fail("health check: %s holds no objects", name)
 	}
 	checks, err := health.Builtin()
 	if err != nil {
-		return failf(env, "health check: %v", err)
+		return fail("health check: %v", err)
 	}
 	var b bytes.Buffer
 	code := ExitOK
@@ -137,12 +143,12 @@ func runHealthCheck(ctx context.Context, env *Env, args []string) int {
 		}
 		v, err := health.EvalLua(ctx, c.Lua, o.Body)
 		if err != nil {
-			return failf(env, "health check: %s: Lua check failed: %v", o.Source, err)
+			return fail("health check: %s: Lua check failed: %v", o.Source, err)
 		}
 		fmt.Fprintf(&b, "  argocd (Lua): %s: %s\n", v.Status, v.Message)
 		ev, err := health.NewEvaluator(c)
 		if err != nil {
-			return failf(env, "health check: %v", err)
+			return fail("health check: %v", err)
 		}
 		r := ev.Evaluate(ctx, o.Body)
 		if r.Err != nil {
@@ -158,8 +164,10 @@ func runHealthCheck(ctx context.Context, env *Env, args []string) int {
 			code = ExitFindings
 		}
 	}
-	env.Stdout.Write(b.Bytes())
-	return code
+	if err := writeStdout(env, b.Bytes()); err != nil {
+		return err
+	}
+	return exitWith(code)
 }
 
 // healthReadInput reads FILE, or standard input for "-", up to the manifest size limit.
@@ -176,12 +184,6 @@ func healthReadInput(env *Env, arg string) (string, []byte, error) {
 		defer f.Close()
 		r, name = f, filepath.ToSlash(arg)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, manifest.DefaultMaxFileBytes+1))
-	if err != nil {
-		return "", nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if len(data) > manifest.DefaultMaxFileBytes {
-		return "", nil, fmt.Errorf("%s is larger than %d MiB", name, manifest.DefaultMaxFileBytes>>20)
-	}
-	return name, data, nil
+	data, err := readLimited(r, name, manifest.DefaultMaxFileBytes)
+	return name, data, err
 }

@@ -90,7 +90,7 @@ func TestHealthCommandErrors(t *testing.T) {
 		{name: "no --for", args: []string{"bundle"}, wantErr: "--for is required"},
 		{name: "unknown target", args: []string{"bundle", "--for", "kubectl"}, wantErr: `--for "kubectl" is not argocd or flux`},
 		{name: "bad format", args: []string{"bundle", "--for", "argocd", "--format", "json"}, wantErr: `--format "json"`},
-		{name: "unknown subcommand", args: []string{"lint"}, wantErr: `unknown subcommand "lint"`},
+		{name: "unknown subcommand", args: []string{"lint"}, wantErr: `unknown command "lint" for "routeguard health"`},
 		{name: "namespace for flux", args: []string{"bundle", "--for", "flux", "--namespace", "x"}, wantErr: "--namespace is for --for argocd"},
 	}
 	for _, tt := range tests {

@@ -43,8 +43,8 @@ func TestNotificationsBundleCommand(t *testing.T) {
 		{name: "format for the wrong target", args: []string{"bundle", "--for", "flux", "--format", "helm-values"}, code: ExitError, stderr: `format "helm-values" is not available for flux: use manifests`},
 		{name: "stray argument", args: []string{"bundle", "--for", "argocd", "extra"}, code: ExitError, stderr: "takes no arguments"},
 		{name: "unknown flag", args: []string{"bundle", "--for", "argocd", "--colour"}, code: ExitError, stderr: "unknown flag: --colour"},
-		{name: "unknown subcommand", args: []string{"send"}, code: ExitError, stderr: `unknown subcommand "send"; want bundle`},
-		{name: "no subcommand", args: nil, code: ExitError, stderr: "routeguard notifications bundle --for argocd"},
+		{name: "unknown subcommand", args: []string{"send"}, code: ExitError, stderr: `unknown command "send" for "routeguard notifications"`},
+		{name: "no subcommand", args: nil, code: ExitError, stderr: "routeguard notifications [command]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

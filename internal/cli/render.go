@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"context"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -13,7 +15,7 @@ import (
 )
 
 // renderFlags are the flags every command that renders an app shares
-// (render, analyze, cmp generate).
+// (render, analyze).
 type renderFlags struct {
 	repoRoot     string
 	allowNetwork bool
@@ -58,12 +60,12 @@ func (f *renderFlags) options(env *Env, path string) (render.Options, error) {
 		AllowNetwork: f.allowNetwork,
 		MaxFileBytes: f.maxFileMiB << 20,
 		Helm: render.HelmOptions{
-			Release:     firstNonEmpty(f.release, env.Getenv("ARGOCD_APP_NAME")),
-			Namespace:   firstNonEmpty(f.namespace, env.Getenv("ARGOCD_APP_NAMESPACE")),
+			Release:     cmp.Or(f.release, env.Getenv("ARGOCD_APP_NAME")),
+			Namespace:   cmp.Or(f.namespace, env.Getenv("ARGOCD_APP_NAMESPACE")),
 			ValuesFiles: f.values,
 			Set:         f.set,
 			SetString:   f.setString,
-			KubeVersion: firstNonEmpty(f.kubeVersion, env.Getenv("KUBE_VERSION")),
+			KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")),
 			APIVersions: f.apiVersions,
 			IncludeCRDs: true,
 		},
@@ -74,61 +76,70 @@ func (f *renderFlags) options(env *Env, path string) (render.Options, error) {
 			o.Helm.APIVersions = strings.Split(v, ",")
 		}
 	}
-	if env.Executable != nil {
-		if exe, err := env.Executable(); err == nil {
-			o.HelmCommand = exe
-		}
-	}
 	return o, nil
 }
 
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
+// manifestFormats are the output formats of commands that print manifests.
+var manifestFormats = []string{"yaml", "json"}
+
+// writeManifests encodes objects in format ("yaml" or "json") into a buffer:
+// callers write it only once it is complete.
+func writeManifests(format string, objs []*manifest.Object) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "json":
+		err = manifest.WriteJSON(&buf, objs)
+	case "yaml":
+		err = manifest.WriteYAML(&buf, objs)
+	default:
+		err = fmt.Errorf("--output must be %s, got %q", strings.Join(manifestFormats, " or "), format)
 	}
-	return ""
+	return buf.Bytes(), err
 }
 
-func runRender(ctx context.Context, env *Env, args []string) int {
-	fs := flagSet("render", "routeguard render [PATH] [flags]", env)
+func newRenderCommand(env *Env) *cobra.Command {
 	var rf renderFlags
-	rf.register(fs)
-	output := fs.StringP("output", "o", "yaml", "output format: yaml or json")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	var output string
+	cmd := &cobra.Command{
+		Use:   "render [PATH]",
+		Short: "Render an app directory into the manifests the reconciler would apply",
+		Long: `Renders the app in PATH (default .) as Argo CD would: Kustomize when the
+directory holds a kustomization, Helm when it holds Chart.yaml, else a directory
+of YAML/JSON manifests. Prints the objects on stdout.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := "."
+			if len(args) == 1 {
+				path = args[0]
+			}
+			if !slices.Contains(manifestFormats, output) {
+				return fail("--output must be %s, got %q", strings.Join(manifestFormats, " or "), output)
+			}
+			opts, err := rf.options(env, path)
+			if err != nil {
+				return fail("%v", err)
+			}
+			res, err := render.Render(cmd.Context(), opts)
+			if err != nil {
+				return fail("%v", err)
+			}
+			out, err := writeManifests(output, res.Set.Objects())
+			if err != nil {
+				return fail("%v", err)
+			}
+			return writeStdout(env, out)
+		},
 	}
-	if fs.NArg() > 1 {
-		return failf(env, "render takes one PATH, got %d", fs.NArg())
+	rf.register(cmd.Flags())
+	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: "+strings.Join(manifestFormats, " or "))
+	return cmd
+}
+
+// writeStdout writes a command's complete output.
+func writeStdout(env *Env, out []byte) error {
+	if _, err := env.Stdout.Write(out); err != nil {
+		return fail("writing output: %v", err)
 	}
-	if *output != "yaml" && *output != "json" {
-		return failf(env, "--output must be yaml or json, got %q", *output)
-	}
-	path := "."
-	if fs.NArg() == 1 {
-		path = fs.Arg(0)
-	}
-	opts, err := rf.options(env, path)
-	if err != nil {
-		return failf(env, "%v", err)
-	}
-	res, err := render.Render(ctx, opts)
-	if err != nil {
-		return failf(env, "%v", err)
-	}
-	// Encode fully before writing: a failure must leave stdout empty.
-	var buf bytes.Buffer
-	if *output == "json" {
-		err = manifest.WriteJSON(&buf, res.Set.Objects())
-	} else {
-		err = manifest.WriteYAML(&buf, res.Set.Objects())
-	}
-	if err != nil {
-		return failf(env, "%v", err)
-	}
-	if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
-		return failf(env, "writing output: %v", err)
-	}
-	return ExitOK
+	return nil
 }

@@ -1,28 +1,20 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"runtime"
-	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routeguard/routeguard/internal/version"
 )
 
-// Version is set at build time with -ldflags "-X .../internal/cli.Version=v1.2.3".
-var Version = "dev"
-
-func runVersion(_ context.Context, env *Env, args []string) int {
-	fs := flagSet("version", "routeguard version", env)
-	if code, done := parseFlags(fs, args); done {
-		return code
+func newVersionCommand(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print routeguard's version, VCS revision, platform and Go version",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return writeStdout(env, []byte(fmt.Sprintln(version.Get())))
+		},
 	}
-	rev := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				rev = " " + s.Value
-			}
-		}
-	}
-	fmt.Fprintf(env.Stdout, "routeguard %s%s %s/%s %s\n", Version, rev, runtime.GOOS, runtime.GOARCH, runtime.Version())
-	return ExitOK
 }

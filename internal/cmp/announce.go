@@ -2,8 +2,10 @@ package cmp
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -85,7 +87,7 @@ func capped(m map[string]string) map[string]string {
 		return m
 	}
 	out := map[string]string{}
-	for _, k := range sortedKeys(m)[:MaxHelmValues] {
+	for _, k := range slices.Sorted(maps.Keys(m))[:MaxHelmValues] {
 		out[k] = m[k]
 	}
 	return out

@@ -50,17 +50,17 @@ func TestFromEnvAndSettings(t *testing.T) {
 	}{
 		{name: "defaults", env: map[string]string{}, want: Settings{Report: "none"}},
 		{name: "plugin env", env: map[string]string{"ARGOCD_ENV_FAIL_ON": "warning", "ARGOCD_ENV_REPORT": "configmap", "ARGOCD_ENV_ALLOW_NETWORK": "true"},
-			want: Settings{FailOn: "warning", Report: "configmap", AllowNetwork: true}},
+			want: Settings{FailOn: analysis.FailOnWarning, Report: "configmap", AllowNetwork: true}},
 		{name: "parameters win over plugin env", env: map[string]string{
 			"ARGOCD_ENV_FAIL_ON":    "warning",
 			"ARGOCD_APP_PARAMETERS": `[{"name":"fail-on","string":"never"},{"name":"values-files","array":["values-prod.yaml"]},{"name":"helm-parameters","map":{"image.tag":"v2"}},{"name":"weights","map":{"reviews":"blue 90, green 10"}},{"name":"substitution-variables","map":{"cluster":"prod"}}]`,
 			// PARAM_ variables are ignored when the JSON is there.
 			"PARAM_FAIL_ON": "error",
-		}, want: Settings{FailOn: "never", Report: "none", ValuesFiles: []string{"values-prod.yaml"}, HelmParameters: map[string]string{"image.tag": "v2"},
+		}, want: Settings{FailOn: analysis.FailOnNever, Report: "none", ValuesFiles: []string{"values-prod.yaml"}, HelmParameters: map[string]string{"image.tag": "v2"},
 			Weights: map[string]map[string]int{"reviews": {"blue": 90, "green": 10}}, Variables: map[string]string{"cluster": "prod"}}},
 		{name: "PARAM_ fallback for strings and arrays", env: map[string]string{
 			"PARAM_FAIL_ON": "warning", "PARAM_VALUES_FILES_0": "a.yaml", "PARAM_VALUES_FILES_1": "b.yaml", "PARAM_RELEASE_NAME": "shop",
-		}, want: Settings{FailOn: "warning", Report: "none", ValuesFiles: []string{"a.yaml", "b.yaml"}, Release: "shop"}},
+		}, want: Settings{FailOn: analysis.FailOnWarning, Report: "none", ValuesFiles: []string{"a.yaml", "b.yaml"}, Release: "shop"}},
 		{name: "null parameters", env: map[string]string{"ARGOCD_APP_PARAMETERS": "null"}, want: Settings{Report: "none"}},
 		{name: "sidecar allows network", env: map[string]string{"ROUTEGUARD_ALLOW_NETWORK": "1"}, want: Settings{Report: "none", AllowNetwork: true}},
 		{name: "unknown parameter", env: map[string]string{"ARGOCD_APP_PARAMETERS": `[{"name":"failon","string":"x"}]`}, wantErr: `parameter "failon" is not one routeguard reads`},
@@ -208,8 +208,12 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
+	set := manifest.NewSet()
+	if err := set.AddAll(objs); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]string{"reviews": "blue 70, green 30", "cart": "v1 3, v2 1"}
-	if got := CurrentWeights(objs); !reflect.DeepEqual(got, want) {
+	if got := CurrentWeights(set); !reflect.DeepEqual(got, want) {
 		t.Errorf("CurrentWeights = %v, want %v", got, want)
 	}
 }

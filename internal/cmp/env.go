@@ -2,7 +2,7 @@ package cmp
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -34,6 +34,9 @@ const (
 )
 
 var knownPluginEnv = []string{EnvAllowNetwork, EnvFailOn, EnvReport}
+
+// KnownPluginEnv lists the plugin env names (ARGOCD_ENV_<name>) routeguard reads.
+func KnownPluginEnv() []string { return slices.Clone(knownPluginEnv) }
 
 // FromEnv reads the build environment. environ is only scanned for the
 // ARGOCD_ENV_ and PARAM_ prefixes; no other variable is kept.
@@ -94,13 +97,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,9 +3,13 @@ package cmp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
 )
 
 // Parameter is one entry of spec.source.plugin.parameters, as Argo CD
@@ -67,7 +71,7 @@ func parseParameters(jsonText string, paramVars map[string]string) (Parameters, 
 		want, ok := paramCollections[p.Name]
 		if !ok {
 			return nil, fmt.Errorf("parameter %q is not one routeguard reads; use one of %s (see 'routeguard cmp parameters')",
-				p.Name, strings.Join(sortedKeys(paramCollections), ", "))
+				p.Name, strings.Join(slices.Sorted(maps.Keys(paramCollections)), ", "))
 		}
 		if seen[p.Name] {
 			return nil, fmt.Errorf("parameter %q is given twice; keep one", p.Name)
@@ -100,7 +104,7 @@ func (p Parameter) collection() string {
 // paramsFromVars rebuilds string and array parameters from PARAM_ variables.
 func paramsFromVars(vars map[string]string) Parameters {
 	var ps Parameters
-	for _, name := range sortedKeys(paramCollections) {
+	for _, name := range slices.Sorted(maps.Keys(paramCollections)) {
 		base := "PARAM_" + envName(name)
 		switch paramCollections[name] {
 		case collectionString:
@@ -144,7 +148,7 @@ func (ps Parameters) Get(name string) (Parameter, bool) {
 // Settings are what the Application asks of routeguard, from its plugin
 // parameters and plugin env (parameters win).
 type Settings struct {
-	FailOn         string                    // error, warning, never; "" means .routeguard.yaml's, else error
+	FailOn         analysis.FailOn           // unset: .routeguard.yaml's, else error
 	Report         string                    // "none" or "configmap"
 	AllowNetwork   bool                      // remote Kustomize bases and Helm charts
 	Release        string                    // Helm release name; "" means ARGOCD_APP_NAME
@@ -160,7 +164,7 @@ var varNameRE = regexp.MustCompile(`^[_[:alpha:]][_[:alpha:][:digit:]]*$`)
 // values that routeguard would otherwise have to guess about.
 func (b *Build) Settings() (Settings, error) {
 	s := Settings{Report: reportNone}
-	s.FailOn = b.PluginEnv[EnvFailOn]
+	failOn := b.PluginEnv[EnvFailOn]
 	if v := b.PluginEnv[EnvReport]; v != "" {
 		s.Report = v
 	}
@@ -180,7 +184,7 @@ func (b *Build) Settings() (Settings, error) {
 	for _, p := range b.Params {
 		switch p.Name {
 		case ParamFailOn:
-			s.FailOn = *p.String
+			failOn = *p.String
 		case ParamReport:
 			s.Report = *p.String
 		case ParamReleaseName:
@@ -199,22 +203,21 @@ func (b *Build) Settings() (Settings, error) {
 			s.Weights = w
 		}
 	}
-	switch s.FailOn {
-	case "", "error", "warning", "never":
-	default:
-		return s, fmt.Errorf("fail-on (parameter or plugin env %s) must be error, warning or never, got %q", EnvFailOn, s.FailOn)
+	var err error
+	if s.FailOn, err = analysis.ParseFailOn(failOn); err != nil {
+		return s, fmt.Errorf("fail-on (parameter or plugin env %s) %w", EnvFailOn, err)
 	}
 	switch s.Report {
 	case reportNone, ReportConfigMap:
 	default:
 		return s, fmt.Errorf("report (parameter or plugin env %s) must be none or configmap, got %q", EnvReport, s.Report)
 	}
-	for _, k := range sortedKeys(s.Variables) {
+	for _, k := range slices.Sorted(maps.Keys(s.Variables)) {
 		if !varNameRE.MatchString(k) {
 			return s, fmt.Errorf("parameter substitution-variables: %q is not a valid variable name (letters, digits, _; not starting with a digit)", k)
 		}
 	}
-	for _, k := range sortedKeys(s.HelmParameters) {
+	for _, k := range slices.Sorted(maps.Keys(s.HelmParameters)) {
 		if strings.TrimSpace(k) == "" {
 			return s, fmt.Errorf("parameter helm-parameters has an empty key; give the value's path, e.g. image.tag")
 		}
@@ -225,7 +228,7 @@ func (b *Build) Settings() (Settings, error) {
 // HelmSet returns the Helm parameters as sorted key=value pairs.
 func (s Settings) HelmSet() []string {
 	var out []string
-	for _, k := range sortedKeys(s.HelmParameters) {
+	for _, k := range slices.Sorted(maps.Keys(s.HelmParameters)) {
 		out = append(out, k+"="+s.HelmParameters[k])
 	}
 	return out

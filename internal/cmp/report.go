@@ -6,34 +6,16 @@ import (
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/report"
 )
 
 // ReportLimit is how many findings the stderr report lists before it says
 // how many more there are, so that Argo CD's ComparisonError stays readable.
 const ReportLimit = 20
 
-// Summary counts findings by severity.
-type Summary struct{ Errors, Warnings, Infos int }
-
-// Summarize counts fs.
-func Summarize(fs []analysis.Finding) Summary {
-	var s Summary
-	for _, f := range fs {
-		switch f.Severity {
-		case analysis.SeverityError:
-			s.Errors++
-		case analysis.SeverityWarning:
-			s.Warnings++
-		default:
-			s.Infos++
-		}
-	}
-	return s
-}
-
-// String renders "N errors, M warnings" (always plural, so that
+// summaryLine renders "N errors, M warnings" (always plural, so that
 // notification templates can parse it).
-func (s Summary) String() string {
+func summaryLine(s report.Summary) string {
 	return fmt.Sprintf("%d errors, %d warnings", s.Errors, s.Warnings)
 }
 
@@ -54,7 +36,7 @@ func FindingLine(f analysis.Finding) string {
 // in neither and not listed. At most limit lines are listed.
 func WriteReport(w io.Writer, fs []analysis.Finding, appPath, tool string, limit int) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "routeguard: %s in %s (%s)\n", Summarize(fs), appPath, tool)
+	fmt.Fprintf(&b, "routeguard: %s in %s (%s)\n", summaryLine(report.Summarize(fs)), appPath, tool)
 	listed := ordered(fs)
 	for i, f := range listed {
 		if i == limit {

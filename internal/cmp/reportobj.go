@@ -7,6 +7,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/report"
 )
 
 // Labels and annotations of the report object.
@@ -45,7 +46,7 @@ func ReportName(appName string) string {
 // on the revision or the time, so it changes the app's sync status only
 // when the findings change.
 func ReportObject(b *Build, appPath, tool string, fs []analysis.Finding) (*manifest.Object, error) {
-	s := Summarize(fs)
+	s := report.Summarize(fs)
 	all := ordered(fs)
 	for _, f := range fs {
 		if f.Severity != analysis.SeverityError && f.Severity != analysis.SeverityWarning {
@@ -62,7 +63,7 @@ func ReportObject(b *Build, appPath, tool string, fs []analysis.Finding) (*manif
 		}
 		lines.WriteString(FindingLine(f) + "\n")
 	}
-	summary := fmt.Sprintf("%s in %s (%s)", s, appPath, tool)
+	summary := fmt.Sprintf("%s in %s (%s)", summaryLine(s), appPath, tool)
 	md := map[string]any{
 		"name": ReportName(b.AppName),
 		"labels": map[string]any{

@@ -2,11 +2,14 @@ package cmp
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
 )
 
 // The weights parameter is a map from service to "backend weight, ..."
@@ -22,7 +25,7 @@ func ParseWeights(m map[string]string) (map[string]map[string]int, error) {
 		return nil, nil
 	}
 	var parts []string
-	for _, svc := range sortedKeys(m) {
+	for _, svc := range slices.Sorted(maps.Keys(m)) {
 		if strings.ContainsAny(svc, ":;") || strings.ContainsAny(m[svc], ":;") {
 			return nil, fmt.Errorf("parameter weights: %q: %q: write the service as the key and \"backend weight, backend weight\" as the value", svc, m[svc])
 		}
@@ -41,71 +44,51 @@ func ParseWeights(m map[string]string) (map[string]map[string]int, error) {
 // subset; Gateway API backendRefs named <service>-<backend> that share the
 // service give service and backend (the convention internal/transform
 // follows). The first route naming a service wins.
-func CurrentWeights(objs []*manifest.Object) map[string]string {
+func CurrentWeights(set *manifest.Set) map[string]string {
 	out := map[string]string{}
 	add := func(svc string, ws map[string]int64) {
 		if _, done := out[svc]; done || svc == "" || len(ws) < 2 {
 			return
 		}
 		var items []string
-		for _, b := range sortedKeys(ws) {
+		for _, b := range slices.Sorted(maps.Keys(ws)) {
 			items = append(items, fmt.Sprintf("%s %d", b, ws[b]))
 		}
 		out[svc] = strings.Join(items, ", ")
 	}
-	for _, o := range objs {
-		spec := asMap(o.Body["spec"])
-		switch {
-		case o.Group() == "networking.istio.io" && o.Kind == "VirtualService":
-			for _, section := range []string{"http", "tcp", "tls"} {
-				for _, r := range list(spec[section]) {
-					byService := map[string]map[string]int64{}
-					for _, d := range list(asMap(r)["route"]) {
-						dm := asMap(d)
-						dest := asMap(dm["destination"])
-						host, _ := dest["host"].(string)
-						subset, _ := dest["subset"].(string)
-						svc, _, _ := strings.Cut(host, ".")
-						if subset == "" || svc == "" {
-							continue
-						}
-						if byService[svc] == nil {
-							byService[svc] = map[string]int64{}
-						}
-						byService[svc][subset] = weightOf(dm, 0)
-					}
-					for _, svc := range sortedKeys(byService) {
-						add(svc, byService[svc])
-					}
-				}
-			}
-		case o.Group() == "gateway.networking.k8s.io" && gatewayRouteKinds[o.Kind]:
-			for _, r := range list(spec["rules"]) {
-				refs := list(asMap(r)["backendRefs"])
-				var names []string
-				ws := map[string]int64{}
-				for _, ref := range refs {
-					rm := asMap(ref)
-					name, _ := rm["name"].(string)
-					names = append(names, name)
-					ws[name] = weightOf(rm, 1)
-				}
-				svc := commonService(names)
-				if svc == "" {
+	for _, l := range routing.WeightedLists(set) {
+		if l.Object.Kind == "VirtualService" {
+			byService := map[string]map[string]int64{}
+			for _, e := range l.Entries {
+				if e.Subset == "" || e.Service == "" {
 					continue
 				}
-				byBackend := map[string]int64{}
-				for n, w := range ws {
-					byBackend[strings.TrimPrefix(n, svc+"-")] = w
+				if byService[e.Service] == nil {
+					byService[e.Service] = map[string]int64{}
 				}
-				add(svc, byBackend)
+				byService[e.Service][e.Subset] = e.Weight
 			}
+			for _, svc := range slices.Sorted(maps.Keys(byService)) {
+				add(svc, byService[svc])
+			}
+			continue
 		}
+		var names []string
+		for _, e := range l.Entries {
+			names = append(names, e.Service)
+		}
+		svc := commonService(names)
+		if svc == "" {
+			continue
+		}
+		byBackend := map[string]int64{}
+		for _, e := range l.Entries {
+			byBackend[strings.TrimPrefix(e.Service, svc+"-")] = e.Weight
+		}
+		add(svc, byBackend)
 	}
 	return out
 }
-
-var gatewayRouteKinds = map[string]bool{"HTTPRoute": true, "GRPCRoute": true, "TCPRoute": true, "TLSRoute": true}
 
 // commonService returns svc when every name is svc-<backend> with distinct
 // backends, and there are at least two.
@@ -132,26 +115,4 @@ func commonService(names []string) string {
 		}
 	}
 	return svc
-}
-
-func weightOf(m map[string]any, def int64) int64 {
-	switch v := m["weight"].(type) {
-	case int64:
-		return v
-	case float64:
-		return int64(v)
-	case int:
-		return int64(v)
-	}
-	return def
-}
-
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-func list(v any) []any {
-	l, _ := v.([]any)
-	return l
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/routeguard/routeguard/internal/analysis"
 )
 
 // FileNames are the names routeguard looks for, in order.
@@ -22,10 +24,11 @@ type Config struct {
 	// File is where the config was read from ("" for defaults).
 	File string `yaml:"-"`
 
-	// FailOn is the severity at which routeguard fails: error, warning or never.
-	FailOn string `yaml:"failOn,omitempty"`
+	// FailOn is the severity at which routeguard fails: error, warning or
+	// never (unset: the caller's default, error).
+	FailOn analysis.FailOn `yaml:"failOn,omitempty"`
 	// Severity overrides the default severity of finding codes.
-	Severity map[string]string `yaml:"severity,omitempty"`
+	Severity map[string]analysis.Severity `yaml:"severity,omitempty"`
 	// Suppress drops findings by code and object glob.
 	Suppress []Suppression `yaml:"suppress,omitempty"`
 	// ContextPaths are other apps of the repository whose objects resolve
@@ -108,6 +111,16 @@ func Parse(file string, data []byte) (*Config, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return c, nil
 	}
+	// Typed scalars are checked on the node tree first, so that their
+	// errors carry a line (yaml.v3 reports a failing TextUnmarshaler
+	// without one).
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, placeError(file, err)
+	}
+	if err := checkTypedScalars(file, &doc); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil {
@@ -122,18 +135,6 @@ func Parse(file string, data []byte) (*Config, error) {
 
 // Validate checks values that the YAML types alone do not constrain.
 func (c *Config) Validate() error {
-	switch c.FailOn {
-	case "", "error", "warning", "never":
-	default:
-		return fmt.Errorf("failOn must be error, warning or never, got %q", c.FailOn)
-	}
-	for code, sev := range c.Severity {
-		switch sev {
-		case "error", "warning", "info":
-		default:
-			return fmt.Errorf("severity of %s must be error, warning or info, got %q", code, sev)
-		}
-	}
 	for i, s := range c.Suppress {
 		if s.Code == "" {
 			return fmt.Errorf("suppress entry %d has no code (globs like RG1* are allowed)", i+1)
@@ -155,6 +156,32 @@ func (c *Config) Validate() error {
 	if c.Transforms != nil {
 		if err := c.Transforms.validate(); err != nil {
 			return fmt.Errorf("transforms: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkTypedScalars parses failOn and the severity overrides where they
+// stand in the document, naming the line of a bad value.
+func checkTypedScalars(file string, doc *yaml.Node) error {
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i].Value, m.Content[i+1]
+		switch {
+		case key == "failOn" && val.Kind == yaml.ScalarNode:
+			if _, err := analysis.ParseFailOn(val.Value); err != nil {
+				return fmt.Errorf("%s:%d: failOn %w", file, val.Line, err)
+			}
+		case key == "severity" && val.Kind == yaml.MappingNode:
+			for j := 0; j+1 < len(val.Content); j += 2 {
+				code, sev := val.Content[j].Value, val.Content[j+1]
+				if _, err := analysis.ParseSeverity(sev.Value); err != nil || sev.Kind != yaml.ScalarNode {
+					return fmt.Errorf("%s:%d: severity of %s must be error, warning or info, got %q", file, sev.Line, code, sev.Value)
+				}
+			}
 		}
 	}
 	return nil

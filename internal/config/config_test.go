@@ -2,9 +2,12 @@ package config
 
 import (
 	"os"
+
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
 )
 
 func TestParse(t *testing.T) {
@@ -25,7 +28,7 @@ contextPaths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.FailOn != "warning" || c.Severity["RG4002"] != "error" || len(c.Suppress) != 1 || c.Suppress[0].Object != "Secret shop/*" {
+	if c.FailOn != analysis.FailOnWarning || c.Severity["RG4002"] != analysis.SeverityError || len(c.Suppress) != 1 || c.Suppress[0].Object != "Secret shop/*" {
 		t.Errorf("decoded %+v", c)
 	}
 	if len(c.ContextPaths) != 2 || c.ContextPaths[0].Path != "apps/frontend" || c.ContextPaths[1].Namespace != "shop-prod" || c.ContextPaths[1].Values[0] != "values-prod.yaml" {
@@ -38,8 +41,8 @@ func TestParseErrors(t *testing.T) {
 		{"unknown top-level key", "failOn: error\nfailon: warning\n", `x.yaml:2: unknown key "failon"`},
 		{"unknown nested key", "suppress:\n  - code: RG1\n    objekt: x\n", `x.yaml:3: unknown key "objekt"`},
 		{"unknown contextPath key", "contextPaths:\n  - apps/a\n  - path: apps/b\n    namespaces: x\n", `x.yaml:4: unknown key "namespaces"`},
-		{"bad failOn", "failOn: sometimes\n", "failOn must be error, warning or never"},
-		{"bad severity", "severity:\n  RG1001: fatal\n", "severity of RG1001 must be"},
+		{"bad failOn", "failOn: sometimes\n", `x.yaml:1: failOn must be error, warning or never, got "sometimes"`},
+		{"bad severity", "suppress: []\nseverity:\n  RG1001: fatal\n", "x.yaml:3: severity of RG1001 must be"},
 		{"suppress without code", "suppress:\n  - object: x\n", "has no code"},
 		{"context outside repo", "contextPaths:\n  - ../elsewhere\n", "inside it"},
 		{"wrong type", "suppress: yes\n", "x.yaml:1:"},

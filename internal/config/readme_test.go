@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
 )
 
 // TestREADMEExample keeps the README's .routeguard.yaml example true to the
@@ -26,7 +28,7 @@ func TestREADMEExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("README example does not parse: %v", err)
 	}
-	if c.Plugins == nil || c.Transforms == nil || len(c.ContextPaths) != 2 || c.FailOn != "error" {
+	if c.Plugins == nil || c.Transforms == nil || len(c.ContextPaths) != 2 || c.FailOn != analysis.FailOnError {
 		t.Errorf("README example decoded incompletely: %+v", c)
 	}
 }

@@ -2,7 +2,8 @@ package config
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -28,7 +29,7 @@ func (t *Transforms) validate() error {
 // ValidateWeights checks that every service names at least one backend,
 // that each weight lies in 0..100 and that a service's weights add up to 100.
 func ValidateWeights(w map[string]map[string]int) error {
-	for _, svc := range sortedKeys(w) {
+	for _, svc := range slices.Sorted(maps.Keys(w)) {
 		backends := w[svc]
 		if svc == "" {
 			return fmt.Errorf("weights: a service name is empty")
@@ -37,7 +38,7 @@ func ValidateWeights(w map[string]map[string]int) error {
 			return fmt.Errorf("weights.%s: names no backend; write e.g. %s: {blue: 90, green: 10}", svc, svc)
 		}
 		sum := 0
-		for _, b := range sortedKeys(backends) {
+		for _, b := range slices.Sorted(maps.Keys(backends)) {
 			v := backends[b]
 			if v < 0 || v > 100 {
 				return fmt.Errorf("weights.%s.%s: weight %d is outside 0..100", svc, b, v)
@@ -98,21 +99,12 @@ func ParseWeights(s string) (map[string]map[string]int, error) {
 // FormatWeights renders weights in ParseWeights' form, sorted.
 func FormatWeights(w map[string]map[string]int) string {
 	var parts []string
-	for _, svc := range sortedKeys(w) {
+	for _, svc := range slices.Sorted(maps.Keys(w)) {
 		var items []string
-		for _, b := range sortedKeys(w[svc]) {
+		for _, b := range slices.Sorted(maps.Keys(w[svc])) {
 			items = append(items, fmt.Sprintf("%s %d", b, w[svc][b]))
 		}
 		parts = append(parts, svc+": "+strings.Join(items, ", "))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

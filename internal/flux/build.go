@@ -65,3 +65,13 @@ func (inv *Inventory) AppDir(o *manifest.Object) string {
 	}
 	return inv.RepoRoot
 }
+
+// SubstituteVariable returns the value of spec.postBuild.substitute[name]
+// of a Kustomization.
+func SubstituteVariable(ks *manifest.Object, name string) (string, bool) {
+	spec, _ := ks.Body["spec"].(map[string]any)
+	pb, _ := spec["postBuild"].(map[string]any)
+	sub, _ := pb["substitute"].(map[string]any)
+	v, ok := sub[name].(string)
+	return v, ok
+}

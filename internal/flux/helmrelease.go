@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -58,7 +59,7 @@ func (inv *Inventory) buildHelmRelease(ctx context.Context, hr *manifest.Object,
 		return nil, err
 	}
 	targetNS, _ := spec["targetNamespace"].(string)
-	namespace := firstNonEmpty(targetNS, hr.Namespace, "default")
+	namespace := cmp.Or(targetNS, hr.Namespace, "default")
 	set, err := render.RenderRelease(ctx, inv.RepoRoot, filepath.Join(inv.RepoRoot, filepath.FromSlash(chartDir)), render.ReleaseOptions{
 		Name:         releaseName(hr),
 		Namespace:    namespace,
@@ -107,7 +108,7 @@ func (inv *Inventory) chartSource(hr *manifest.Object, opts Options) (string, []
 		kind, _ := ref["kind"].(string)
 		name, _ := ref["name"].(string)
 		ns, _ := ref["namespace"].(string)
-		ns = firstNonEmpty(ns, hr.Namespace)
+		ns = cmp.Or(ns, hr.Namespace)
 		if kind != "HelmChart" {
 			return "", nil, nil, &SkipError{Reason: fmt.Sprintf("its chart comes from %s %s/%s, a registry routeguard does not fetch; render it in CI with the chart vendored in the repository", kind, ns, name)}
 		}
@@ -170,7 +171,7 @@ func (inv *Inventory) helmValues(hr *manifest.Object) (map[string]any, error) {
 		kind, _ := rm["kind"].(string)
 		name, _ := rm["name"].(string)
 		key, _ := rm["valuesKey"].(string)
-		key = firstNonEmpty(key, "values.yaml")
+		key = cmp.Or(key, "values.yaml")
 		targetPath, _ := rm["targetPath"].(string)
 		optional, _ := rm["optional"].(bool)
 		n := substitute.NamespacedName{Namespace: hr.Namespace, Name: name}
@@ -251,15 +252,6 @@ func deepCopy(m map[string]any) map[string]any {
 		}
 	}
 	return out
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // clusterScoped lists the cluster-scoped kinds a chart commonly renders.

@@ -4,9 +4,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -158,7 +159,7 @@ func secretData(o *manifest.Object) (map[string][]byte, error) {
 	}
 	data := map[string][]byte{}
 	m, _ := o.Body["data"].(map[string]any)
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s := scalarString(m[k])
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
@@ -181,13 +182,4 @@ func scalarString(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -227,7 +228,7 @@ func (inv *Inventory) sourceIgnore(ks *manifest.Object) string {
 	ref, _ := spec["sourceRef"].(map[string]any)
 	name, _ := ref["name"].(string)
 	ns, _ := ref["namespace"].(string)
-	if gr, ok := inv.Sources[manifest.Key{Group: SourceGroup, Kind: "GitRepository", Namespace: firstNonEmpty(ns, ks.Namespace), Name: name}]; ok {
+	if gr, ok := inv.Sources[manifest.Key{Group: SourceGroup, Kind: "GitRepository", Namespace: cmp.Or(ns, ks.Namespace), Name: name}]; ok {
 		grSpec, _ := gr.Body["spec"].(map[string]any)
 		if ignore, ok := grSpec["ignore"].(string); ok {
 			return strings.ReplaceAll(sourceignore.ExcludeVCS, ",", "\n") + "\n" + ignore

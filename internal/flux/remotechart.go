@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -27,7 +28,7 @@ func (inv *Inventory) helmRepositoryChart(hr *manifest.Object, cs map[string]any
 	ref, _ := cs["sourceRef"].(map[string]any)
 	name, _ := ref["name"].(string)
 	ns, _ := ref["namespace"].(string)
-	ns = firstNonEmpty(ns, hr.Namespace)
+	ns = cmp.Or(ns, hr.Namespace)
 	repoObj, ok := inv.Sources[manifest.Key{Group: SourceGroup, Kind: "HelmRepository", Namespace: ns, Name: name}]
 	if !ok {
 		return nil, fmt.Errorf("spec.chart.spec.sourceRef: HelmRepository %s/%s is not in the repository (looked under %s)", ns, name, inv.Dir)

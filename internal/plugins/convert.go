@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func findings(c *analysis.Context, analyzer string, codes map[string]sdk.Code, i
 		code, ok := codes[f.Code]
 		if !ok {
 			return nil, fmt.Errorf("reported code %q, which it does not declare (declared: %s); its findings were dropped",
-				f.Code, strings.Join(sortedKeys(codes), ", "))
+				f.Code, strings.Join(slices.Sorted(maps.Keys(codes)), ", "))
 		}
 		sev := f.Severity
 		if sev == "" {
@@ -118,13 +119,4 @@ func keyOf(c *analysis.Context, r analysis.ObjectRef) manifest.Key {
 		k.Namespace = c.Namespace(probe)
 	}
 	return k
-}
-
-func sortedKeys(m map[string]sdk.Code) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

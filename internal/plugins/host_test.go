@@ -68,7 +68,7 @@ func run(t *testing.T, set *manifest.Set, p *config.Plugins) (*analysis.Result, 
 		t.Fatal(err)
 	}
 	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set,
-		Analyzers: append(registry.Builtin(), s.Analyzers()...)})
+		Analyzers: append(registry.All(), s.Analyzers()...)})
 	if err != nil {
 		t.Fatalf("the run failed (a plugin failure must not fail the runner): %v", err)
 	}

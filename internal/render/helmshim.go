@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,49 +12,87 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Kustomize's helmCharts generator runs an external helm binary. routeguard
-// points it at itself, with these variables set for the child process, and
-// answers "version" and "template" through the Helm SDK (HelmShim).
+// Kustomize's helmCharts generator runs an external helm binary, passing it
+// its own process environment. routeguard answers those calls itself, through
+// the Helm SDK, without any process-wide state: every Kustomize render gets a
+// private directory holding a "helm" symlink to the routeguard executable and
+// a shim file naming the repository root that render is confined to.
+// Kustomize executes the symlink; the child routeguard sees argv[0] ending in
+// that directory's "helm", reads the shim file beside it and serves the call
+// (ServeHelmShim). Any number of renders of different repositories can run
+// concurrently in one process, and nothing in the environment a caller (or a
+// repository) can set turns routeguard into the shim.
 const (
-	HelmShimEnv        = "ROUTEGUARD_HELM_SHIM"
-	helmShimRootEnv    = "ROUTEGUARD_HELM_SHIM_ROOT"
-	helmShimNetworkEnv = "ROUTEGUARD_HELM_SHIM_NETWORK"
+	helmShimName = "helm"
+	helmShimFile = "routeguard-helm-shim.json"
 )
 
-// setHelmShimEnv sets the shim variables for the duration of one Kustomize
-// build. Kustomize passes its own environment to the helm child process, so
-// this is the only channel to it; renders are sequential within a process.
-func setHelmShimEnv(repoRoot string, allowNetwork bool) (restore func()) {
-	saved := map[string]*string{}
-	for _, k := range []string{HelmShimEnv, helmShimRootEnv, helmShimNetworkEnv} {
-		if v, ok := os.LookupEnv(k); ok {
-			saved[k] = &v
-		} else {
-			saved[k] = nil
-		}
-	}
-	os.Setenv(HelmShimEnv, "1")
-	os.Setenv(helmShimRootEnv, repoRoot)
-	if allowNetwork {
-		os.Setenv(helmShimNetworkEnv, "1")
-	} else {
-		os.Unsetenv(helmShimNetworkEnv)
-	}
-	return func() {
-		for k, v := range saved {
-			if v == nil {
-				os.Unsetenv(k)
-			} else {
-				os.Setenv(k, *v)
-			}
-		}
-	}
+// helmShimConfig is what one render tells its helm shim.
+type helmShimConfig struct {
+	Root         string `json:"root"`
+	AllowNetwork bool   `json:"allowNetwork"`
+	MaxFileBytes int64  `json:"maxFileBytes"`
 }
 
-// HelmShim answers the helm command lines Kustomize's helmCharts generator
+// newHelmShim prepares the helm command of one Kustomize render: a private
+// directory (removed by the returned cleanup) with the symlink and the shim
+// file. self is the routeguard executable.
+func newHelmShim(self string, cfg helmShimConfig) (command string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "routeguard-helm-")
+	if err != nil {
+		return "", nil, fmt.Errorf("preparing Kustomize's helm command: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	data, err := json.Marshal(cfg)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, helmShimFile), data, 0o600)
+	}
+	if err == nil {
+		err = os.Symlink(self, filepath.Join(dir, helmShimName))
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("preparing Kustomize's helm command: %w", err)
+	}
+	return filepath.Join(dir, helmShimName), cleanup, nil
+}
+
+// selfExecutable is the routeguard binary (or test binary) that answers
+// Kustomize's helm calls.
+func selfExecutable(opts Options) (string, error) {
+	if opts.Self != "" {
+		return opts.Self, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("locating routeguard's own executable (Kustomize helmCharts need it): %w", err)
+	}
+	return exe, nil
+}
+
+// ServeHelmShim serves a helm call when argv[0] is a helm shim prepared by a
+// render, and reports whether it was one. Every routeguard main (and test
+// binary that renders) calls it first.
+func ServeHelmShim(ctx context.Context, argv []string, getenv func(string) string, stdout, stderr io.Writer) (code int, ok bool) {
+	if len(argv) == 0 || filepath.Base(argv[0]) != helmShimName || !filepath.IsAbs(argv[0]) {
+		return 0, false
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(argv[0]), helmShimFile))
+	if err != nil {
+		return 0, false
+	}
+	var cfg helmShimConfig
+	if err := json.Unmarshal(data, &cfg); err != nil || cfg.Root == "" {
+		fmt.Fprintf(stderr, "routeguard helm shim: unreadable %s\n", helmShimFile)
+		return 2, true
+	}
+	return helmShim(ctx, cfg, argv[1:], getenv, stdout, stderr), true
+}
+
+// helmShim answers the helm command lines Kustomize's helmCharts generator
 // runs: "version --short", "template NAME CHART [flags]" and "pull" (refused
 // without the network). It returns the exit code.
-func HelmShim(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func helmShim(ctx context.Context, cfg helmShimConfig, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "routeguard helm shim: no command")
 		return 2
@@ -68,7 +107,7 @@ func HelmShim(ctx context.Context, args []string, getenv func(string) string, st
 			strings.Join(args[1:], " "))
 		return 1
 	case "template":
-		if err := helmShimTemplate(ctx, args[1:], getenv, stdout); err != nil {
+		if err := helmShimTemplate(ctx, cfg, args[1:], getenv, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
@@ -78,7 +117,7 @@ func HelmShim(ctx context.Context, args []string, getenv func(string) string, st
 	return 2
 }
 
-func helmShimTemplate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+func helmShimTemplate(ctx context.Context, cfg helmShimConfig, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("template", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var h HelmOptions
@@ -108,21 +147,18 @@ func helmShimTemplate(ctx context.Context, args []string, getenv func(string) st
 	default:
 		return fmt.Errorf("helm template: want NAME CHART, got %q", pos)
 	}
-	repoRoot := getenv(helmShimRootEnv)
-	if repoRoot == "" {
-		return fmt.Errorf("helm template: %s is not set (this mode is internal to routeguard's Kustomize rendering)", helmShimRootEnv)
-	}
-	// Kustomize writes merged values into a temporary directory next to its
-	// helm config home; those files may be read too.
+	// Kustomize writes the merged values into its own temporary directory
+	// (the parent of HELM_CONFIG_HOME, "kustomize-helm-*" right under the
+	// temporary directory routeguard's parent process uses); those files may
+	// be read too, nothing else outside the repository.
 	var extra []string
 	if home := getenv("HELM_CONFIG_HOME"); home != "" {
-		// Only a directory below the system temporary directory qualifies.
-		tmp := filepath.Clean(os.TempDir())
-		if dir := filepath.Dir(filepath.Clean(home)); within(dir, tmp) && dir != tmp {
+		dir := filepath.Dir(filepath.Clean(home))
+		if filepath.Dir(dir) == filepath.Clean(os.TempDir()) && strings.HasPrefix(filepath.Base(dir), "kustomize-helm-") {
 			extra = append(extra, dir)
 		}
 	}
-	r, err := newRoot(repoRoot, extra...)
+	r, err := newRoot(cfg.Root, extra...)
 	if err != nil {
 		return err
 	}

@@ -29,15 +29,23 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 	kopts.LoadRestrictions = types.LoadRestrictionsNone
 	kopts.Reorder = krusty.ReorderOptionLegacy
 	kopts.PluginConfig = types.MakePluginConfig(types.PluginRestrictionsBuiltinsOnly, types.BploUseStaticallyLinked)
-	if opts.HelmCommand != "" {
-		kopts.PluginConfig.HelmConfig = types.HelmConfig{
-			Enabled:     true,
-			Command:     opts.HelmCommand,
-			KubeVersion: opts.Helm.KubeVersion,
-			ApiVersions: opts.Helm.APIVersions,
-		}
-		restore := setHelmShimEnv(r.dir, opts.AllowNetwork)
-		defer restore()
+	// helmCharts: Kustomize runs routeguard itself as its helm command, with
+	// this render's root (see helmshim.go). Preparing it costs a directory,
+	// a symlink and a small file.
+	self, err := selfExecutable(opts)
+	if err != nil {
+		return nil, err
+	}
+	command, cleanup, err := newHelmShim(self, helmShimConfig{Root: r.dir, AllowNetwork: opts.AllowNetwork, MaxFileBytes: opts.maxFileBytes()})
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	kopts.PluginConfig.HelmConfig = types.HelmConfig{
+		Enabled:     true,
+		Command:     command,
+		KubeVersion: opts.Helm.KubeVersion,
+		ApiVersions: opts.Helm.APIVersions,
 	}
 	resMap, err := krusty.MakeKustomizer(kopts).Run(fsys, appDir)
 	if fsys.refused != nil {

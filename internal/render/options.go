@@ -27,10 +27,10 @@ type Options struct {
 	Helm      HelmOptions
 	Directory DirectoryOptions
 
-	// HelmCommand is the executable Kustomize runs for helmCharts; routeguard
-	// passes itself (it answers Helm's "version" and "template" through the
-	// Helm SDK), so no helm binary is needed.
-	HelmCommand string
+	// Self is the routeguard executable that answers Kustomize's helm calls
+	// for helmCharts (through the Helm SDK, so no helm binary is needed);
+	// empty means the running executable. See ServeHelmShim.
+	Self string
 }
 
 // HelmOptions mirror `helm template` flags.

@@ -46,7 +46,7 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	}
 	repoRoot := opts.RepoRoot
 	if repoRoot == "" {
-		if repoRoot, err = findRepoRoot(opts.Path); err != nil {
+		if repoRoot, err = FindRepoRoot(opts.Path); err != nil {
 			return nil, err
 		}
 	}

@@ -16,8 +16,8 @@ import (
 // TestMain lets the test binary stand in for routeguard as Kustomize's helm
 // command, exactly as the real binary does.
 func TestMain(m *testing.M) {
-	if os.Getenv(HelmShimEnv) == "1" {
-		os.Exit(HelmShim(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	if code, ok := ServeHelmShim(context.Background(), os.Args, os.Getenv, os.Stdout, os.Stderr); ok {
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -54,9 +54,6 @@ func renderIn(t *testing.T, repo, app string, opts Options) (*Result, error) {
 	t.Helper()
 	opts.Path = filepath.Join(repo, app)
 	opts.RepoRoot = repo
-	if opts.HelmCommand == "" {
-		opts.HelmCommand = os.Args[0]
-	}
 	return Render(context.Background(), opts)
 }
 

@@ -37,12 +37,15 @@ func realDir(dir string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
-// findRepoRoot returns the nearest directory at or above dir holding .git,
-// or dir itself.
-func findRepoRoot(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
+// FindRepoRoot returns the nearest directory at or above path (a directory,
+// or a file's directory) holding .git, or that directory itself.
+func FindRepoRoot(path string) (string, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		abs = filepath.Dir(abs)
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

@@ -33,6 +33,8 @@ type gitlabLines struct {
 	Begin int `json:"begin"`
 }
 
+var _ = format("gitlab", newGitLab)
+
 func newGitLab(w io.Writer, _ Options) Writer { return &gitlab{w: w, issues: []gitlabIssue{}} }
 
 func gitlabSeverity(s analysis.Severity) string {

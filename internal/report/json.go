@@ -15,7 +15,7 @@ const JSONSchemaVersion = 1
 type JSONReport struct {
 	SchemaVersion int           `json:"schemaVersion"`
 	Findings      []JSONFinding `json:"findings"`
-	Summary       summary       `json:"summary"`
+	Summary       Summary       `json:"summary"`
 }
 
 // JSONFinding is one finding in the json format.
@@ -33,6 +33,8 @@ type jsonWriter struct {
 	w   io.Writer
 	doc JSONReport
 }
+
+var _ = format("json", newJSON)
 
 func newJSON(w io.Writer, _ Options) Writer {
 	return &jsonWriter{w: w, doc: JSONReport{SchemaVersion: JSONSchemaVersion, Findings: []JSONFinding{}}}

@@ -18,6 +18,8 @@ type junit struct {
 	by    map[string][]analysis.Finding
 }
 
+var _ = format("junit", newJUnit)
+
 func newJUnit(w io.Writer, _ Options) Writer {
 	return &junit{w: w, by: map[string][]analysis.Finding{}}
 }

@@ -10,8 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -32,21 +32,19 @@ type Options struct {
 }
 
 // Formats lists the format names New accepts, sorted.
-func Formats() []string {
-	out := make([]string, 0, len(constructors))
-	for k := range constructors {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Formats() []string { return slices.Sorted(maps.Keys(constructors)) }
 
-var constructors = map[string]func(io.Writer, Options) Writer{
-	"text":   newText,
-	"json":   newJSON,
-	"sarif":  newSARIF,
-	"junit":  newJUnit,
-	"gitlab": newGitLab,
+// constructors holds every format. Each format file adds itself
+// (`var _ = format("name", newName)`), so a new format is one file and its
+// test; the order of addition does not matter (Formats sorts).
+var constructors = map[string]func(io.Writer, Options) Writer{}
+
+func format(name string, c func(io.Writer, Options) Writer) struct{} {
+	if _, dup := constructors[name]; dup {
+		panic("report: format " + name + " defined twice")
+	}
+	constructors[name] = c
+	return struct{}{}
 }
 
 // New returns the writer for format.
@@ -68,14 +66,23 @@ func WriteAll(w Writer, fs []analysis.Finding) error {
 	return w.Flush()
 }
 
-// summary counts findings by severity.
-type summary struct {
+// Summary counts findings by severity.
+type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
 }
 
-func (s *summary) add(f analysis.Finding) {
+// Summarize counts fs.
+func Summarize(fs []analysis.Finding) Summary {
+	var s Summary
+	for _, f := range fs {
+		s.add(f)
+	}
+	return s
+}
+
+func (s *Summary) add(f analysis.Finding) {
 	switch f.Severity {
 	case analysis.SeverityError:
 		s.Errors++
@@ -86,7 +93,8 @@ func (s *summary) add(f analysis.Finding) {
 	}
 }
 
-func (s summary) String() string {
+// String renders "1 error, 2 warnings, 0 infos".
+func (s Summary) String() string {
 	return fmt.Sprintf("%s, %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
 }
 

@@ -16,6 +16,8 @@ type sarif struct {
 	findings []analysis.Finding
 }
 
+var _ = format("sarif", newSARIF)
+
 func newSARIF(w io.Writer, o Options) Writer { return &sarif{w: w, version: o.Version} }
 
 func (s *sarif) Write(f analysis.Finding) error {

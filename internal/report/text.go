@@ -17,8 +17,10 @@ type text struct {
 	color bool
 	files []string
 	by    map[string][]analysis.Finding
-	sum   summary
+	sum   Summary
 }
+
+var _ = format("text", newText)
 
 func newText(w io.Writer, o Options) Writer {
 	return &text{w: w, color: o.Color, by: map[string][]analysis.Finding{}}

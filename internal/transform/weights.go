@@ -1,11 +1,14 @@
 package transform
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
 )
 
 // target is one weighted list of one object (a VirtualService route or a
@@ -19,16 +22,11 @@ type target struct {
 
 // applyWeights sets the weights of every route naming a transformed service.
 func applyWeights(set *manifest.Set, weights map[string]map[string]int) error {
-	services := make([]string, 0, len(weights))
-	for s := range weights {
-		services = append(services, s)
-	}
-	sort.Strings(services)
-	for _, svc := range services {
+	for _, svc := range slices.Sorted(maps.Keys(weights)) {
 		backends := weights[svc]
 		targets := findTargets(set, svc, backends)
 		if len(targets) == 0 {
-			return fmt.Errorf("transforms.weights.%s: no VirtualService destination of host %s and no HTTPRoute or GRPCRoute backendRef named %s-<backend> or <backend> uses backends %s; check the service name",
+			return fmt.Errorf("transforms.weights.%s: no VirtualService destination of host %s and no Gateway API route backendRef named %s-<backend> or <backend> uses backends %s; check the service name",
 				svc, svc, svc, strings.Join(keys(backends), ", "))
 		}
 		seen := map[string]bool{}
@@ -69,60 +67,24 @@ func applyWeights(set *manifest.Set, weights map[string]map[string]int) error {
 
 func findTargets(set *manifest.Set, svc string, backends map[string]int) []target {
 	var out []target
-	for _, o := range set.ByKind("networking.istio.io", "VirtualService") {
-		spec, _ := o.Body["spec"].(map[string]any)
-		for _, kind := range []string{"http", "tcp", "tls"} {
-			routes, _ := spec[kind].([]any)
-			for i, r := range routes {
-				rm, _ := r.(map[string]any)
-				dests, _ := rm["route"].([]any)
-				t := target{obj: o, path: fmt.Sprintf("spec.%s[%d].route", kind, i)}
-				hit := false
-				for _, d := range dests {
-					dm, _ := d.(map[string]any)
-					dest, _ := dm["destination"].(map[string]any)
-					host, _ := dest["host"].(string)
-					subset, _ := dest["subset"].(string)
-					name := ""
-					if shortHost(host) == svc && dm != nil {
-						name = subset
-						if name == "" {
-							name = "(no subset)"
-						}
-						hit = true
-					}
-					t.items = append(t.items, dm)
-					t.names = append(t.names, name)
+	for _, l := range routing.WeightedLists(set) {
+		t := target{obj: l.Object, path: l.Path}
+		hit := false
+		for _, e := range l.Entries {
+			name := ""
+			if l.Object.Kind == "VirtualService" {
+				if e.Service == svc {
+					name = cmp.Or(e.Subset, "(no subset)")
 				}
-				if hit {
-					out = append(out, t)
-				}
+			} else {
+				name = backendOf(e.Service, svc, backends)
 			}
+			hit = hit || name != ""
+			t.items = append(t.items, e.Item)
+			t.names = append(t.names, name)
 		}
-	}
-	for _, kind := range []string{"HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"} {
-		for _, o := range set.ByKind("gateway.networking.k8s.io", kind) {
-			spec, _ := o.Body["spec"].(map[string]any)
-			rules, _ := spec["rules"].([]any)
-			for i, r := range rules {
-				rm, _ := r.(map[string]any)
-				refs, _ := rm["backendRefs"].([]any)
-				t := target{obj: o, path: fmt.Sprintf("spec.rules[%d].backendRefs", i)}
-				hit := false
-				for _, ref := range refs {
-					bm, _ := ref.(map[string]any)
-					name, _ := bm["name"].(string)
-					b := backendOf(name, svc, backends)
-					if b != "" && bm != nil {
-						hit = true
-					}
-					t.items = append(t.items, bm)
-					t.names = append(t.names, b)
-				}
-				if hit {
-					out = append(out, t)
-				}
-			}
+		if hit {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -142,18 +104,4 @@ func backendOf(name, svc string, backends map[string]int) string {
 	return ""
 }
 
-// shortHost returns the service name of an Istio destination host
-// ("reviews", "reviews.ns", "reviews.ns.svc.cluster.local" -> "reviews").
-func shortHost(host string) string {
-	name, _, _ := strings.Cut(host, ".")
-	return name
-}
-
-func keys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func keys(m map[string]int) []string { return slices.Sorted(maps.Keys(m)) }

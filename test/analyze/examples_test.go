@@ -6,48 +6,18 @@ package analyze
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/routeguard/routeguard/test/harness"
 	"sigs.k8s.io/yaml"
 )
 
-var (
-	binary   string
-	repoRoot string
-)
-
-func TestMain(m *testing.M) {
-	_, file, _, _ := runtime.Caller(0)
-	repoRoot = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
-	if b := os.Getenv("ROUTEGUARD_BIN"); b != "" {
-		binary = b
-		os.Exit(m.Run())
-	}
-	dir, err := os.MkdirTemp("", "routeguard-analyze-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	binary = filepath.Join(dir, "routeguard")
-	cmd := exec.Command("go", "build", "-o", binary, "./cmd/routeguard")
-	cmd.Dir = repoRoot
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building routeguard: %v\n%s", err, out)
-		os.Exit(2)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { harness.Main(m) }
 
 type finding struct {
 	Code     string
@@ -70,26 +40,15 @@ func analyze(t *testing.T, args ...string) ([]finding, int, string) {
 
 func analyzeEnv(t *testing.T, env []string, args ...string) ([]finding, int, string) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"analyze", "-o", "json"}, args...)...)
-	cmd.Dir = repoRoot
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if code == 2 {
-		return nil, code, errb.String()
+	r := harness.Run(t, harness.Options{Env: env}, append([]string{"analyze", "-o", "json"}, args...)...)
+	if r.Code == 2 {
+		return nil, r.Code, r.Stderr
 	}
 	var doc struct{ Findings []finding }
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-		t.Fatalf("report is not json: %v\n%s", err, out.String())
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("report is not json: %v\n%s", err, r.Stdout)
 	}
-	return doc.Findings, code, errb.String()
+	return doc.Findings, r.Code, r.Stderr
 }
 
 // TestRightAppsHaveNoErrors analyzes every app the example Argo CD
@@ -97,7 +56,7 @@ func analyzeEnv(t *testing.T, env []string, args ...string) ([]finding, int, str
 // ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE set from the Application and its
 // values-files parameter passed as -f.
 func TestRightAppsHaveNoErrors(t *testing.T) {
-	apps, err := filepath.Glob(filepath.Join(repoRoot, "examples", "argocd", "apps", "*.yaml"))
+	apps, err := filepath.Glob(filepath.Join(harness.RepoRoot, "examples", "argocd", "apps", "*.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +124,7 @@ func readApplication(t *testing.T, file string) application {
 // with its `# routeguard-expect:` comments, exactly. (Istio's own IST
 // findings are the Istio analyzer's to test.)
 func TestBrokenAppsGiveWhatTheyPromise(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join(repoRoot, "examples", "broken", "*"))
+	dirs, err := filepath.Glob(filepath.Join(harness.RepoRoot, "examples", "broken", "*"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +134,7 @@ func TestBrokenAppsGiveWhatTheyPromise(t *testing.T) {
 			continue
 		}
 		n++
-		rel, _ := filepath.Rel(repoRoot, dir)
+		rel, _ := filepath.Rel(harness.RepoRoot, dir)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			want := expectations(t, dir)
 			if len(want) == 0 {

@@ -39,7 +39,7 @@ func syntheticRepo(b *testing.B) string {
 // four plugin configs, interleaved in rotating order within every iteration
 // so that a change in machine load hits all of them alike:
 //
-//	routeguard-render   generate --render-only (the baseline)
+//	routeguard-render   routeguard render . (the baseline: rendering only)
 //	routeguard-builtin  routeguard without routeguard-istio beside it
 //	routeguard          as shipped (built-in analyzers + the Istio plugin)
 //	routeguard-named    as shipped, without the discover block

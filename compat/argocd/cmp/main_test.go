@@ -116,7 +116,7 @@ func setup() (int, error) {
 	for name, spec := range map[string]string{
 		// The benchmark variants discover like the shipped plugin, so that
 		// they differ from it only in what generate does.
-		pluginRenderOnly: "generate:\n    command: [routeguard, cmp, generate, --render-only]\n" + discoverBlock,
+		pluginRenderOnly: "generate:\n    command: [routeguard, render, .]\n" + discoverBlock,
 		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n" + discoverBlock,
 		pluginNamedOnly:  "generate:\n    command: [routeguard, cmp, generate]\n",
 		pluginCreds:      "generate:\n    command: [routeguard, cmp, generate]\n  parameters:\n    dynamic:\n      command: [routeguard, cmp, parameters]\n  provideGitCreds: true\n",

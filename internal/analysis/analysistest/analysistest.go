@@ -26,9 +26,14 @@ type Case struct {
 // Load decodes files (relative to testdata/) into a set.
 func Load(t testing.TB, files ...string) *manifest.Set {
 	t.Helper()
+	return loadIn(t, "testdata", files...)
+}
+
+func loadIn(t testing.TB, dir string, files ...string) *manifest.Set {
+	t.Helper()
 	s := manifest.NewSet()
 	for _, f := range files {
-		p := filepath.Join("testdata", f)
+		p := filepath.Join(dir, f)
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -48,30 +53,21 @@ func Load(t testing.TB, files ...string) *manifest.Set {
 func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 	t.Helper()
 	for _, tc := range cases {
-		t.Run(tc.Name, func(t *testing.T) {
-			res := Analyze(t, a, tc.Files, tc.Context)
-			got := Keys(res.Findings)
-			want := slices.Clone(tc.Want)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("findings:\n  %s\nwant:\n  %s\nmessages:\n%s", strings.Join(got, "\n  "),
-					strings.Join(want, "\n  "), Messages(res.Findings))
-			}
-			for _, f := range res.Findings {
-				if f.Message == "" || f.Source.File == "" || f.Source.Line == 0 {
-					t.Errorf("finding %s %s lacks a message or file:line", f.Code, f.Object)
-				}
-			}
-		})
+		t.Run(tc.Name, func(t *testing.T) { runCase(t, a, "testdata", tc) })
 	}
 }
 
 // Analyze runs a over files (and context files) and returns the result.
 func Analyze(t testing.TB, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
 	t.Helper()
-	opts := analysis.RunOptions{Set: Load(t, files...), Analyzers: []analysis.Analyzer{a}}
+	return analyzeIn(t, "testdata", a, files, contextFiles)
+}
+
+func analyzeIn(t testing.TB, dir string, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
+	t.Helper()
+	opts := analysis.RunOptions{Set: loadIn(t, dir, files...), Analyzers: []analysis.Analyzer{a}}
 	if len(contextFiles) > 0 {
-		opts.ContextSet = Load(t, contextFiles...)
+		opts.ContextSet = loadIn(t, dir, contextFiles...)
 	}
 	res, err := analysis.Run(context.Background(), opts)
 	if err != nil {

@@ -12,10 +12,11 @@ import (
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
-// Analyzers is Istio's analyzers as one routeguard analyzer. It is not
-// registered by this package: the binary that wants Istio's analysis adds
-// it with analysis.Register(istio.Analyzers{}) (or runs it out of process),
-// so that importing the analysis packages never links Istio.
+// Analyzers is Istio's analyzers as one routeguard analyzer. It is in no
+// registry: the routeguard-istio plugin runs it out of process, and a binary
+// that wants it in process passes it to the pipeline
+// (pipeline.Request.Analyzers), so that importing the analysis packages
+// never links Istio.
 type Analyzers struct {
 	Options Options // DefaultNamespace is taken from the run's context when empty
 }

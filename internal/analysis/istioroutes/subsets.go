@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 

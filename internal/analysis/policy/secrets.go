@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 

@@ -22,7 +22,7 @@ func TestAnalyzersReadOnlyWhatTheyDeclare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range Builtin() {
+	for _, a := range All() {
 		md := a.Metadata()
 		if dynamicInputs[md.Name] {
 			continue

@@ -1,7 +1,7 @@
-// Package registry lists every analyzer routeguard runs: the built-in ones,
-// kept sorted by name, plus those added with analysis.Register (the Istio
-// analyzer registers itself that way from its own package, so that linking
-// Istio stays opt-in for the binary that imports it).
+// Package registry lists the analyzers routeguard runs in process, kept
+// sorted by name. Istio's analyzers are not among them: they link Istio and
+// run in the routeguard-istio plugin (a binary that wants them in process,
+// such as the benchmark's routeguard-inproc, passes them to the pipeline).
 package registry
 
 import (
@@ -13,21 +13,14 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/schema"
 )
 
-// Builtin returns the built-in analyzers, sorted by name.
-func Builtin() []analysis.Analyzer {
+// All returns the built-in analyzers, sorted by name.
+func All() []analysis.Analyzer {
 	var as []analysis.Analyzer
 	as = append(as, gatewayapi.Analyzers()...)
 	as = append(as, ingress.Analyzers()...)
 	as = append(as, istioroutes.Analyzers()...)
 	as = append(as, policy.Analyzers()...)
 	as = append(as, schema.Analyzers()...)
-	analysis.SortAnalyzers(as)
-	return as
-}
-
-// All returns the built-in analyzers and the registered ones, sorted by name.
-func All() []analysis.Analyzer {
-	as := append(Builtin(), analysis.Registered()...)
 	analysis.SortAnalyzers(as)
 	return as
 }

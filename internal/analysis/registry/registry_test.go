@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/analysistest"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -133,4 +134,10 @@ func TestEveryFixtureThroughEveryAnalyzer(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFixtures runs every fixture that declares its own case in its header
+// (analysistest.Fixture), in every analyzer package: a new case is one file.
+func TestFixtures(t *testing.T) {
+	analysistest.RunFixtures(t, "../*/testdata/*.yaml", All()...)
 }

@@ -1,17 +1,16 @@
 // Command routeguard-inproc is routeguard's analysis with Istio's analyzers
-// linked in and registered (analysis.Register(istio.Analyzers{})) instead of
-// run by the routeguard-istio plugin: scripts/bench-analyze.sh measures it
-// beside `routeguard analyze` to show what the plugin boundary costs.
+// linked in (passed to the pipeline as in-process analyzers) instead of run
+// by the routeguard-istio plugin: scripts/bench-analyze.sh measures it beside
+// `routeguard analyze` to show what the plugin boundary costs.
 //
 //	routeguard-inproc pipeline DIR
 //
-// renders DIR like `routeguard analyze DIR`, runs every registered analyzer
-// and prints one line per finding ("file:line CODE severity Kind ns/name:
-// message"), exiting 1 when a finding is an error. Other arguments run
-// routeguard's CLI unchanged. ROUTEGUARD_CPUPROFILE=FILE writes a CPU
-// profile of the pipeline, ROUTEGUARD_MEMPROFILE=FILE a heap profile taken
-// after the analysis; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers out
-// (to measure what they cost).
+// renders DIR like `routeguard analyze DIR`, runs every analyzer and prints
+// one line per finding ("file:line CODE severity Kind ns/name: message"),
+// exiting 1 when a finding is an error. ROUTEGUARD_CPUPROFILE=FILE writes a
+// CPU profile of the pipeline, ROUTEGUARD_MEMPROFILE=FILE a heap profile
+// taken after the analysis; ROUTEGUARD_NO_ISTIO=1 leaves Istio's analyzers
+// out (to measure what they cost).
 package main
 
 import (
@@ -25,29 +24,26 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/istio"
-	"github.com/routeguard/routeguard/internal/analysis/registry"
-	"github.com/routeguard/routeguard/internal/cli"
+	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/gctune"
+	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
 func main() {
 	gctune.Apply(os.LookupEnv) // as routeguard's main, so the comparison is like for like
-	if os.Getenv("ROUTEGUARD_NO_ISTIO") == "" {
-		analysis.Register(istio.Analyzers{})
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	var code int
+	code := 2
 	if len(os.Args) > 1 && os.Args[1] == "pipeline" {
-		code = pipeline(ctx, os.Args[2:], os.Stdout, os.Stderr)
+		code = run(ctx, os.Args[2:], os.Getenv("ROUTEGUARD_NO_ISTIO") == "", os.Stdout, os.Stderr)
 	} else {
-		code = cli.Run(ctx, os.Args[1:], cli.OSEnv())
+		fmt.Fprintln(os.Stderr, "usage: routeguard-inproc pipeline DIR")
 	}
 	stop()
 	os.Exit(code)
 }
 
-func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, withIstio bool, stdout, stderr io.Writer) int {
 	if p := os.Getenv("ROUTEGUARD_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {
 			if err := pprof.StartCPUProfile(f); err == nil {
@@ -59,14 +55,14 @@ func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "usage: routeguard-inproc pipeline DIR")
 		return 2
 	}
-	r, err := render.Render(ctx, render.Options{Path: args[0], RepoRoot: args[0]})
-	if err != nil {
-		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
-		return 2
+	// No configuration, and not the routeguard-istio plugin: Istio's
+	// analyzers run here or not at all.
+	req := pipeline.Request{Render: &render.Options{Path: args[0], RepoRoot: args[0]}, Analyze: true,
+		Config: &config.Config{Plugins: &config.Plugins{Istio: "off"}}}
+	if withIstio {
+		req.Analyzers = []analysis.Analyzer{istio.Analyzers{}}
 	}
-	settled := gctune.Settled() // as routeguard analyze does
-	res, err := analysis.Run(ctx, analysis.RunOptions{Set: r.Set, Analyzers: registry.All()})
-	settled()
+	out, err := pipeline.Run(ctx, req)
 	if err != nil {
 		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
 		return 2
@@ -77,10 +73,12 @@ func pipeline(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			f.Close()
 		}
 	}
-	for _, f := range res.Findings {
+	var worst analysis.Severity
+	for _, f := range out.Findings {
 		fmt.Fprintf(stdout, "%s %s %s %s: %s\n", f.Source, f.Code, f.Severity, f.Object, f.Message)
+		worst = max(worst, f.Severity)
 	}
-	if res.Max() >= analysis.SeverityError {
+	if worst >= analysis.SeverityError {
 		return 1
 	}
 	return 0

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/analysis/istio"
 	"github.com/routeguard/routeguard/internal/synth"
 )
 
@@ -17,7 +15,6 @@ import (
 // "subset selects no pods" for the services whose workloads are not
 // rendered, and none either when they are.
 func TestPipelineFindsEveryInjectedReference(t *testing.T) {
-	analysis.Register(istio.Analyzers{})
 	for _, workloads := range []bool{false, true} {
 		opts := synth.Options{Dangling: 5, Seed: 3, Workloads: workloads}
 		opts.Services = synth.ForObjects(1000, opts)
@@ -30,7 +27,7 @@ func TestPipelineFindsEveryInjectedReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out, errb bytes.Buffer
-		if code := pipeline(context.Background(), []string{dir}, &out, &errb); code != 1 {
+		if code := run(context.Background(), []string{dir}, true, &out, &errb); code != 1 {
 			t.Fatalf("exit %d, want 1 (errors found); stderr %s", code, errb.String())
 		}
 		injected := map[string]bool{}

@@ -1,0 +1,206 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/registry"
+	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/gctune"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/plugins"
+	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/substitute"
+	"github.com/routeguard/routeguard/internal/transform"
+)
+
+// Request is one app, or one set of objects, to take through the stage.
+type Request struct {
+	// Render renders an app. When nil, Objects is the input and AppDir and
+	// RepoRoot say where to look for .routeguard.yaml.
+	Render  *render.Options
+	Objects *manifest.Set
+	AppDir  string
+	// RepoRoot is the repository root (set by rendering when Render is set).
+	RepoRoot string
+
+	// Config is the configuration to use. When nil, ConfigFile is read, else
+	// the app directory's .routeguard.yaml, else the repository root's.
+	Config     *config.Config
+	ConfigFile string
+
+	// Substitution, when set, substitutes variables with Flux's postBuild
+	// semantics before the transforms.
+	Substitution *Substitution
+	// Overrides are what the caller's flags or parameters say; they win over
+	// the configuration.
+	Overrides Overrides
+
+	// Analyze runs the analysis; without it the outcome holds only objects.
+	Analyze bool
+	// DefaultNamespace is the namespace of objects that name none.
+	DefaultNamespace string
+	// Context renders the configuration's contextPaths (network, size
+	// limits, Helm capabilities); zero values take the app's render options.
+	Context *render.Options
+	// Plugins says where plugin binaries may come from.
+	Plugins PluginHost
+	// Analyzers run in process besides the built-in ones (the benchmark
+	// binary links Istio's analyzers in this way).
+	Analyzers []analysis.Analyzer
+}
+
+// Substitution is a set of postBuild variables.
+type Substitution struct {
+	Variables map[string]string
+	Strict    bool
+	Namespace string // the namespace of the synthetic Kustomization
+	Origin    string // what declared the variables, for messages
+}
+
+// Overrides are settings from flags or Argo CD parameters.
+type Overrides struct {
+	FailOn    analysis.FailOn
+	Weights   map[string]map[string]int // per service; win over transforms.weights
+	SyncWaves bool
+}
+
+// PluginHost says how plugins are found and what is refused.
+type PluginHost struct {
+	Executable func() (string, error)
+	Getenv     func(string) string
+	// RefuseRepositoryPlugins refuses plugin binaries inside the repository
+	// (the Argo CD sidecar runs nothing from the repository it renders).
+	RefuseRepositoryPlugins bool
+}
+
+// Outcome is what the stage produced.
+type Outcome struct {
+	Tool     render.Tool // empty when the input was objects
+	Path     string      // the app directory relative to RepoRoot
+	RepoRoot string
+	Config   *config.Config
+
+	// Set is what will be applied: rendered, substituted, transformed.
+	Set *manifest.Set
+
+	Findings []analysis.Finding
+	// FailOn is the effective threshold (override, config, else error).
+	FailOn analysis.FailOn
+	// Failed: a finding reached FailOn.
+	Failed bool
+	// PluginFailed: a plugin failed and plugins.onError says fail.
+	PluginFailed bool
+	// Notices are for the user (plugin notes and failures), in order.
+	Notices []Notice
+}
+
+// Run takes one request through the stage. An error means the input could
+// not be rendered, substituted or transformed, or the configuration is
+// wrong; findings are never errors.
+func Run(ctx context.Context, req Request) (*Outcome, error) {
+	out := &Outcome{RepoRoot: req.RepoRoot, Set: req.Objects}
+	appDir := req.AppDir
+	if req.Render != nil {
+		res, err := render.Render(ctx, *req.Render)
+		if err != nil {
+			return nil, err
+		}
+		out.Tool, out.Path, out.RepoRoot, out.Set = res.Tool, res.Path, res.RepoRoot, res.Set
+		appDir = filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path))
+	}
+	if out.Set == nil {
+		return nil, errors.New("pipeline: nothing to analyze (neither Render nor Objects set)")
+	}
+	if out.RepoRoot == "" {
+		out.RepoRoot = appDir
+	}
+	cfg := req.Config
+	if cfg == nil {
+		var err error
+		if cfg, err = LoadConfig(req.ConfigFile, appDir, out.RepoRoot); err != nil {
+			return nil, err
+		}
+	}
+	out.Config = cfg
+	out.FailOn = req.Overrides.FailOn.Or(cfg.FailOn)
+	if s := req.Substitution; s != nil && len(s.Variables) > 0 {
+		set, err := substitute.Apply(ctx, out.Set, substitute.Kustomization(s.Namespace, s.Variables), nil,
+			substitute.Options{Strict: s.Strict, Origin: s.Origin})
+		if err != nil {
+			return nil, err
+		}
+		out.Set = set
+	}
+	if err := transform.Apply(out.Set, MergeTransforms(cfg.Transforms, req.Overrides)); err != nil {
+		return nil, err
+	}
+	if !req.Analyze {
+		return out, nil
+	}
+	return out, analyze(ctx, req, out)
+}
+
+// analyze renders the context paths, loads plugins and runs every analyzer
+// on out.Set.
+func analyze(ctx context.Context, req Request, out *Outcome) error {
+	cfg := out.Config
+	ctxOpts := contextOptions(req)
+	ctxSet, err := renderContext(ctx, cfg, out.RepoRoot, ctxOpts)
+	if err != nil {
+		return err
+	}
+	settings, err := Settings(cfg)
+	if err != nil {
+		return err
+	}
+	if req.Plugins.RefuseRepositoryPlugins {
+		if err := refuseRepositoryPlugins(cfg, out.RepoRoot); err != nil {
+			return err
+		}
+	}
+	session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: out.RepoRoot,
+		Set: out.Set, Executable: req.Plugins.Executable, Getenv: req.Plugins.Getenv})
+	if err != nil {
+		return err
+	}
+	analyzers := append(registry.All(), req.Analyzers...)
+	analyzers = append(analyzers, session.Analyzers()...)
+	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
+	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace})
+	settled()
+	if err != nil {
+		return fmt.Errorf("analyzing: %w", err)
+	}
+	out.Findings = res.Findings
+	out.Failed = out.FailOn.Fails(res.Max())
+	for _, n := range session.Notes() {
+		out.Notices = append(out.Notices, Notice{Level: LevelNote, Text: n})
+	}
+	for _, f := range session.Failures() {
+		if f.FailRun {
+			out.PluginFailed = true
+			out.Notices = append(out.Notices, Notice{Level: LevelError, Text: f.Error()})
+		} else {
+			out.Notices = append(out.Notices, Notice{Level: LevelWarning, Text: f.Error() + " (plugins.onError: warn; going on without it)"})
+		}
+	}
+	return nil
+}
+
+// contextOptions are the render options of context paths: the request's
+// Context, else the app's render options.
+func contextOptions(req Request) render.Options {
+	var o render.Options
+	switch {
+	case req.Context != nil:
+		o = *req.Context
+	case req.Render != nil:
+		o = *req.Render
+	}
+	return o
+}

@@ -1,0 +1,191 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/render"
+)
+
+// TestMain lets the test binary answer Kustomize's helm calls, as the
+// routeguard binary does.
+func TestMain(m *testing.M) {
+	if code, ok := render.ServeHelmShim(context.Background(), os.Args, os.Getenv, os.Stdout, os.Stderr); ok {
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func objects(t *testing.T, yaml string) *manifest.Set {
+	t.Helper()
+	objs, err := manifest.Decode("in.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := manifest.NewSet()
+	if err := set.AddAll(objs); err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+func codes(fs []analysis.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Code+" "+f.Object.String())
+	}
+	return out
+}
+
+const route = `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: shop}
+spec:
+  rules:
+    - backendRefs:
+        - {name: web, port: 80}
+`
+
+const service = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  ports: [{port: 80}]
+`
+
+func TestMergeTransforms(t *testing.T) {
+	cfg := &config.Transforms{Weights: map[string]map[string]int{"a": {"x": 100}, "b": {"y": 100}}}
+	for _, tc := range []struct {
+		name string
+		cfg  *config.Transforms
+		o    Overrides
+		want *config.Transforms
+	}{
+		{"nothing", nil, Overrides{}, nil},
+		{"config only", cfg, Overrides{}, cfg},
+		{"override replaces per service", cfg, Overrides{Weights: map[string]map[string]int{"b": {"z": 100}}},
+			&config.Transforms{Weights: map[string]map[string]int{"a": {"x": 100}, "b": {"z": 100}}}},
+		{"sync waves from either", &config.Transforms{}, Overrides{SyncWaves: true}, &config.Transforms{SyncWaves: true}},
+		{"override without config", nil, Overrides{Weights: map[string]map[string]int{"b": {"z": 100}}},
+			&config.Transforms{Weights: map[string]map[string]int{"b": {"z": 100}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := MergeTransforms(tc.cfg, tc.o)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	if cfg.Weights["b"]["y"] != 100 {
+		t.Fatal("MergeTransforms changed the configuration")
+	}
+}
+
+func TestRunObjectsFailOn(t *testing.T) {
+	repo := writeTree(t, map[string]string{".routeguard.yaml": "failOn: never\n"})
+	for _, tc := range []struct {
+		name       string
+		override   analysis.FailOn
+		wantFailOn analysis.FailOn
+		wantFailed bool
+	}{
+		{"config says never", analysis.FailOnUnset, analysis.FailOnNever, false},
+		{"flag wins", analysis.FailOnError, analysis.FailOnError, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := Run(context.Background(), Request{Objects: objects(t, route), AppDir: repo, RepoRoot: repo,
+				Overrides: Overrides{FailOn: tc.override}, Analyze: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.FailOn != tc.wantFailOn || out.Failed != tc.wantFailed {
+				t.Fatalf("failOn %v failed %v, want %v %v", out.FailOn, out.Failed, tc.wantFailOn, tc.wantFailed)
+			}
+			if !slices.Contains(codes(out.Findings), "RG1101 HTTPRoute shop/web") {
+				t.Fatalf("findings %v lack the dangling backend", codes(out.Findings))
+			}
+		})
+	}
+}
+
+// A context path rendered by Kustomize helmCharts resolves references, for
+// objects at hand as for rendered apps (flux build used to render context
+// paths without the helm shim).
+func TestRunContextPathWithHelmCharts(t *testing.T) {
+	repo := writeTree(t, map[string]string{
+		".routeguard.yaml":               "contextPaths: [backend]\n",
+		"backend/kustomization.yaml":     "helmCharts:\n  - name: web\n    releaseName: web\n    namespace: shop\n",
+		"backend/charts/web/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"backend/charts/web/values.yaml": "{}\n",
+		"backend/charts/web/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: {{ .Release.Namespace }}\n" +
+			"spec:\n  ports:\n    - port: 80\n",
+	})
+	for _, objs := range []bool{true, false} {
+		req := Request{Analyze: true}
+		if objs {
+			req.Objects, req.AppDir, req.RepoRoot = objects(t, route), repo, repo
+		} else {
+			if err := os.WriteFile(filepath.Join(repo, "route.yaml"), []byte(route), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			req.Render = &render.Options{Path: repo, RepoRoot: repo}
+		}
+		out, err := Run(context.Background(), req)
+		if err != nil {
+			t.Fatalf("objects=%v: %v", objs, err)
+		}
+		for _, f := range out.Findings {
+			if f.Code == analysis.CodeBackendNotFound || f.Code == analysis.CodeUnresolvedOutside {
+				t.Fatalf("objects=%v: the Service of the context path was not seen: %v", objs, codes(out.Findings))
+			}
+		}
+	}
+}
+
+func TestRunSubstitutionAndTransforms(t *testing.T) {
+	repo := writeTree(t, map[string]string{".routeguard.yaml": "transforms:\n  syncWaves: true\n"})
+	in := objects(t, service+"---\n"+`apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, namespace: shop}
+data: {host: "api.${domain}"}
+`)
+	out, err := Run(context.Background(), Request{Objects: in, AppDir: repo, RepoRoot: repo,
+		Substitution: &Substitution{Variables: map[string]string{"domain": "example.com"}, Strict: true, Namespace: "shop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, ok := out.Set.Get(manifest.Key{Kind: "ConfigMap", Namespace: "shop", Name: "c"})
+	if !ok || cm.Body["data"].(map[string]any)["host"] != "api.example.com" {
+		t.Fatalf("not substituted: %v", cm)
+	}
+	if out.Findings != nil {
+		t.Fatal("analysis ran without Analyze")
+	}
+	_, err = Run(context.Background(), Request{Objects: in, AppDir: repo, RepoRoot: repo,
+		Substitution: &Substitution{Variables: map[string]string{"other": "x"}, Strict: true, Namespace: "shop"}})
+	if err == nil {
+		t.Fatal("strict substitution of an unset variable must fail")
+	}
+}

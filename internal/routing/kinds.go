@@ -1,0 +1,85 @@
+package routing
+
+import "github.com/routeguard/routeguard/internal/manifest"
+
+// API groups of the routing kinds.
+const (
+	GatewayAPIGroup = "gateway.networking.k8s.io"
+	IstioGroup      = "networking.istio.io"
+	IngressGroup    = "networking.k8s.io"
+)
+
+// GatewayAPIRoutes are the Gateway API route kinds, sorted. Each has rules
+// with weighted backendRefs and parentRefs to Gateways.
+var GatewayAPIRoutes = []manifest.GroupKind{
+	{Group: GatewayAPIGroup, Kind: "GRPCRoute"},
+	{Group: GatewayAPIGroup, Kind: "HTTPRoute"},
+	{Group: GatewayAPIGroup, Kind: "TCPRoute"},
+	{Group: GatewayAPIGroup, Kind: "TLSRoute"},
+	{Group: GatewayAPIGroup, Kind: "UDPRoute"},
+}
+
+// Istio's traffic kinds whose health routeguard checks.
+var IstioTraffic = []manifest.GroupKind{
+	{Group: IstioGroup, Kind: "DestinationRule"},
+	{Group: IstioGroup, Kind: "Gateway"},
+	{Group: IstioGroup, Kind: "ServiceEntry"},
+	{Group: IstioGroup, Kind: "VirtualService"},
+}
+
+// HealthChecked are the kinds routeguard ships health checks for (Lua for
+// Argo CD, CEL for Flux), sorted by group and kind.
+var HealthChecked = concat(
+	[]manifest.GroupKind{{Group: GatewayAPIGroup, Kind: "BackendTLSPolicy"}},
+	GatewayAPIRoutes[:1],
+	[]manifest.GroupKind{{Group: GatewayAPIGroup, Kind: "Gateway"}},
+	GatewayAPIRoutes[1:],
+	IstioTraffic,
+)
+
+// Alerted are the kinds whose health decides routeguard's on-route-degraded
+// notification and whose presence makes an application a routing
+// application, in the order the notification templates list them.
+var Alerted = concat(
+	[]manifest.GroupKind{
+		{Group: GatewayAPIGroup, Kind: "HTTPRoute"}, {Group: GatewayAPIGroup, Kind: "GRPCRoute"},
+		{Group: GatewayAPIGroup, Kind: "TLSRoute"}, {Group: GatewayAPIGroup, Kind: "TCPRoute"},
+		{Group: GatewayAPIGroup, Kind: "UDPRoute"}, {Group: GatewayAPIGroup, Kind: "Gateway"},
+		{Group: IstioGroup, Kind: "VirtualService"}, {Group: IstioGroup, Kind: "DestinationRule"},
+		{Group: IstioGroup, Kind: "ServiceEntry"}, {Group: IngressGroup, Kind: "Ingress"},
+	},
+)
+
+// KindNames returns the kind names of gks, in order, each once.
+func KindNames(gks []manifest.GroupKind) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, gk := range gks {
+		if !seen[gk.Kind] {
+			seen[gk.Kind] = true
+			out = append(out, gk.Kind)
+		}
+	}
+	return out
+}
+
+// IsGatewayAPIRoute reports whether o is a Gateway API route.
+func IsGatewayAPIRoute(o *manifest.Object) bool {
+	if o.Group() != GatewayAPIGroup {
+		return false
+	}
+	for _, gk := range GatewayAPIRoutes {
+		if gk.Kind == o.Kind {
+			return true
+		}
+	}
+	return false
+}
+
+func concat(lists ...[]manifest.GroupKind) []manifest.GroupKind {
+	var out []manifest.GroupKind
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
