@@ -146,12 +146,16 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		if err != nil {
 			return fail("%v", err)
 		}
+		host, err := pluginHost(env, f.analysis.plugins)
+		if err != nil {
+			return fail("%v", err)
+		}
 		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
 			Objects: all, AppDir: appDir, RepoRoot: inv.RepoRoot, ConfigFile: f.analysis.config,
 			Overrides: pipeline.Overrides{FailOn: f.analysis.failOn},
 			Analyze:   true,
 			Context:   &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
-			Plugins:   pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+			Plugins:   host,
 		})
 		if err != nil {
 			return fail("%v", err)

@@ -27,6 +27,10 @@ input or render error. The README says what each command prints on each.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return usageError(cmd) },
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	var limits guardFlags
+	limits.register(root)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return limits.start(cmd, env) }
+	root.PersistentPostRun = func(*cobra.Command, []string) { limits.stop() }
 	root.AddCommand(
 		newAnalyzeCommand(env),
 		newCMPCommand(env),

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -34,7 +32,8 @@ type Config struct {
 	// ContextPaths are other apps of the repository whose objects resolve
 	// references; they are rendered but never emitted.
 	ContextPaths []ContextPath `yaml:"contextPaths,omitempty"`
-	// Plugins are out-of-process analyzers (see plugins.go).
+	// Plugins selects and configures out-of-process analyzers among those
+	// of the operator's catalog (see plugins.go).
 	Plugins *Plugins `yaml:"plugins,omitempty"`
 	// Transforms are traffic transforms applied after rendering (see transforms.go).
 	Transforms *Transforms `yaml:"transforms,omitempty"`
@@ -73,36 +72,6 @@ func (c *ContextPath) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*c = ContextPath(p)
 	return nil
-}
-
-// Find returns the path of the config that applies to appDir: the first of
-// FileNames in appDir, else in repoRoot. ok is false when there is none.
-func Find(appDir, repoRoot string) (path string, ok bool) {
-	for _, dir := range []string{appDir, repoRoot} {
-		if dir == "" {
-			continue
-		}
-		for _, n := range FileNames {
-			p := filepath.Join(dir, n)
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-				return p, true
-			}
-		}
-	}
-	return "", false
-}
-
-// Load reads and validates the config at path; display is the name used in
-// messages (usually relative to the repository root).
-func Load(path, display string) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: config file not found", display)
-		}
-		return nil, fmt.Errorf("%s: %w", display, err)
-	}
-	return Parse(display, data)
 }
 
 // Parse decodes config data strictly. file names the config in errors.
@@ -149,7 +118,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Plugins != nil {
-		if err := c.Plugins.validate(); err != nil {
+		if err := c.Plugins.validate(false); err != nil {
 			return fmt.Errorf("plugins: %w", err)
 		}
 	}

@@ -34,10 +34,7 @@ type TemplateDoc struct {
 // inside the repository root. Returned documents are in Helm's output order
 // (manifests, then hooks).
 func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) ([]TemplateDoc, error) {
-	if err := r.checkTree(chartDir); err != nil {
-		return nil, err
-	}
-	ch, err := loader.Load(chartDir)
+	ch, err := loadChart(r, chartDir, r.maxFileBytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(chartDir), err)
 	}
@@ -107,7 +104,7 @@ func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(chartDir, f)
 		}
-		data, err := r.readFile(p, manifest.DefaultMaxFileBytes)
+		data, err := r.readFile(p, r.maxFileBytes())
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("values file %s not found (paths are relative to the chart directory)", f)
