@@ -2,7 +2,6 @@ package gatewayapi
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/internal/field"
@@ -84,14 +83,17 @@ func checkCertRefs(c *analysis.Context, gw *manifest.Object, l listener) {
 		}
 		name := field.String(ref, "name")
 		key := manifest.Key{Group: group, Kind: kind, Namespace: ns, Name: name}
-		if !c.KnowsNamespace(ns) {
-			c.ReportOutside(gw, fmt.Sprintf("listener %q certificateRef (and any ReferenceGrant admitting it)", l.name), key)
-			continue
-		}
-		if !grantAdmits(c, "Gateway", gwNS, ns, group, kind, name) {
+		_, scope := c.Resolve(key)
+		switch checkGrant(c, "Gateway", gwNS, key, scope.Found()) {
+		case grantUnknown:
+			why, fix := c.WhyUnchecked(grantKey(ns))
+			c.Reportf(gw, analysis.CodeUnresolvedOutside,
+				"listener %q refers to %s in another namespace; whether a ReferenceGrant there admits it cannot be checked: %s; %s",
+				l.name, key, why, fix)
+		case grantMissing:
 			c.Reportf(gw, analysis.CodeCertificateNoGrant,
-				"listener %q refers to %s %s/%s in another namespace and no ReferenceGrant in %q admits Gateways from %q; add one (from: group %s, kind Gateway, namespace %s; to: kind %s)",
-				l.name, kind, ns, name, ns, gwNS, Group, gwNS, kind)
+				"listener %q refers to %s %s in another namespace and no ReferenceGrant in %q admits Gateways from %q; add one (from: group %s, kind Gateway, namespace %s; to: kind %s)",
+				l.name, kind, analysis.QualifiedName(ns, name), ns, gwNS, Group, gwNS, kind)
 		}
 	}
 }

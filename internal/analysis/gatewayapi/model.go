@@ -197,6 +197,33 @@ func grantAdmits(c *analysis.Context, fromKind, fromNS, toNS, toGroup, toKind, t
 	return false
 }
 
+// grantState is what can be said of a cross-namespace reference's ReferenceGrant.
+type grantState int
+
+const (
+	grantAdmitted grantState = iota // a rendered or context grant admits it
+	grantMissing                    // no grant admits it, and one would be rendered if it existed
+	grantUnknown                    // no grant found, and nothing says what the namespace holds
+)
+
+// checkGrant judges the ReferenceGrant a fromKind object in fromNS needs to
+// refer to target. A missing grant is certain when the target object is
+// rendered (or in context: its owner's grants would be there too), or when
+// ReferenceGrants are Checkable in the target's namespace.
+func checkGrant(c *analysis.Context, fromKind, fromNS string, target manifest.Key, targetFound bool) grantState {
+	if grantAdmits(c, fromKind, fromNS, target.Namespace, target.Group, target.Kind, target.Name) {
+		return grantAdmitted
+	}
+	if targetFound || c.Checkable(grantKey(target.Namespace)) {
+		return grantMissing
+	}
+	return grantUnknown
+}
+
+func grantKey(ns string) manifest.Key {
+	return manifest.Key{Group: Group, Kind: "ReferenceGrant", Namespace: ns}
+}
+
 // namespaceAdmits evaluates a listener's allowedRoutes.namespaces for a
 // route in routeNS. known is false when a Selector cannot be evaluated
 // because the Namespace object is not available.

@@ -11,6 +11,12 @@ import (
 
 // DuplicatePaths finds two Ingresses of the same class claiming the same
 // host, path and path type: which one serves depends on the controller.
+// Claims that do not compete under the controller's documented semantics
+// are not duplicates: ALB Ingresses outside a shared IngressGroup and GKE
+// Ingresses are load balancers of their own, an ingress-nginx canary
+// shares its main Ingress's host+path, Traefik routers on other
+// entrypoints or with set priorities and HAProxy routes under an ACL are
+// told apart by the controller (controller.go).
 type DuplicatePaths struct{}
 
 // Metadata implements analysis.Analyzer.
@@ -22,7 +28,9 @@ func (DuplicatePaths) Metadata() analysis.Metadata {
 	}
 }
 
-type pathClaim struct{ class, host, path, pathType string }
+// pathClaim is one host+path an Ingress claims; scope tells apart claims
+// that do not compete under the controller's semantics (claimScope).
+type pathClaim struct{ class, scope, host, path, pathType string }
 
 // Analyze implements analysis.Analyzer.
 func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
@@ -36,6 +44,10 @@ func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
 		if class == "" {
 			class = defaultClass(c)
 		}
+		scope, competes := claimScope(c, ing)
+		if !competes {
+			continue
+		}
 		mine := map[pathClaim]bool{}
 		for _, rule := range field.Maps(ing.Body, "spec", "rules") {
 			for _, p := range field.Maps(rule, "http", "paths") {
@@ -43,7 +55,7 @@ func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
 				if path == "" {
 					path = "/"
 				}
-				cl := pathClaim{class, field.String(rule, "host"), path, field.String(p, "pathType")}
+				cl := pathClaim{class, scope + pathScope(c, ing, field.Map(p, "backend")), field.String(rule, "host"), path, field.String(p, "pathType")}
 				if mine[cl] {
 					continue
 				}
