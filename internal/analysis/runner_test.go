@@ -245,3 +245,25 @@ func TestOutOfProcessStartsFirst(t *testing.T) {
 		t.Errorf("analyzers %v: want every one, sorted by name", res.Analyzers)
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for word, want := range map[string]string{
+		"ExternalArtifact": "an ExternalArtifact", "GitRepository": "a GitRepository",
+		"HTTPRoute": "an HTTPRoute", "UDPRoute": "a UDPRoute", "GRPCRoute": "a GRPCRoute",
+		"OCIRepository": "an OCIRepository", "TLSRoute": "a TLSRoute", "HelmRepository": "a HelmRepository",
+		"Bucket": "a Bucket", "": "",
+	} {
+		if got := Article(word); got != want {
+			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+func TestQualifiedName(t *testing.T) {
+	if got := QualifiedName("", "edge"); got != "edge" {
+		t.Errorf("QualifiedName without namespace = %q, want edge (never /edge)", got)
+	}
+	if got := QualifiedName("infra", "edge"); got != "infra/edge" {
+		t.Errorf("QualifiedName = %q", got)
+	}
+}

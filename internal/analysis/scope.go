@@ -182,19 +182,24 @@ func QualifiedName(ns, name string) string {
 	return ns + "/" + name
 }
 
-// Article returns word with "a" or "an" in front, by its first letter
-// ("an ExternalArtifact", "a GitRepository", "an HTTPRoute").
+// Article returns word with "a" or "an" in front, as it is said: an
+// acronym by the name of its first letter ("an HTTPRoute", "an
+// OCIRepository", "a UDPRoute", "a GRPCRoute"), any other word by its first
+// letter ("an ExternalArtifact", "a GitRepository").
 func Article(word string) string {
 	if word == "" {
 		return word
 	}
-	switch strings.ToUpper(word[:1]) {
-	case "A", "E", "I", "O", "U":
+	first := word[0]
+	acronym := len(word) > 1 && isUpper(first) && isUpper(word[1])
+	vowelSound := strings.IndexByte("AEIOUaeiou", first) >= 0
+	if acronym {
+		vowelSound = strings.IndexByte("AEFHILMNORSX", first) >= 0
+	}
+	if vowelSound {
 		return "an " + word
-	case "H":
-		if strings.HasPrefix(word, "HTTP") {
-			return "an " + word // "an HTTPRoute", said aitch
-		}
 	}
 	return "a " + word
 }
+
+func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }

@@ -49,7 +49,7 @@ func (RouteConflicts) Analyze(ctx context.Context, c *analysis.Context) error {
 			for _, ref := range parentRefsOf(c, r) {
 				a := attach(c, r, ref)
 				for _, l := range a.listeners {
-					lname := fmt.Sprintf("listener %q of Gateway %s/%s", l.name, c.Namespace(a.gateway), a.gateway.Name)
+					lname := fmt.Sprintf("listener %q of %s %s/%s", l.name, a.gateway.Kind, c.Namespace(a.gateway), a.gateway.Name)
 					for _, h := range effectiveHostnames(r, l) {
 						for _, m := range matchSignatures(r) {
 							cl := claim{lname, kind, h, m}

@@ -42,6 +42,7 @@ type listener struct {
 	kinds    []groupKind // allowedRoutes.kinds; empty: the protocol's defaults
 	certRefs []map[string]any
 	hasTLS   bool
+	raw      map[string]any // the listener as written
 }
 
 type groupKind struct{ group, kind string }
@@ -54,7 +55,7 @@ func listenersOf(gw *manifest.Object) []listener {
 			port: port, protocol: field.String(l, "protocol"), tlsMode: field.String(l, "tls", "mode"),
 			from:     field.String(l, "allowedRoutes", "namespaces", "from"),
 			selector: field.Map(l, "allowedRoutes", "namespaces", "selector"),
-			certRefs: field.Maps(l, "tls", "certificateRefs"), hasTLS: field.Has(l, "tls")}
+			certRefs: field.Maps(l, "tls", "certificateRefs"), hasTLS: field.Has(l, "tls"), raw: l}
 		if li.tlsMode == "" {
 			li.tlsMode = "Terminate"
 		}
@@ -127,6 +128,8 @@ func (p parentRef) key() manifest.Key {
 }
 
 func (p parentRef) isGateway() bool { return p.group == Group && p.kind == "Gateway" }
+
+func (p parentRef) isListenerSet() bool { return p.group == Group && p.kind == "ListenerSet" }
 
 // hostnamesIntersect reports whether a route hostname and a listener
 // hostname can both match some request host. "" matches anything; a

@@ -43,9 +43,6 @@ var (
 	refKindCA = refField{core: []string{"ConfigMap", "Secret"}, known: []manifest.GroupKind{
 		{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"},
 	}}
-	// refKindParameters: GatewayClass and Gateway parametersRef: any kind
-	// is implementation-specific; a ConfigMap is the common core one.
-	refKindParameters = refField{core: []string{"ConfigMap", "Secret"}}
 )
 
 // kindVerdict is what routeguard knows about the kind of a reference.
