@@ -21,6 +21,8 @@ type Case struct {
 	Files   []string // input files under testdata/
 	Context []string // files under testdata/ loaded as context objects
 	Want    []string // "CODE Kind ns/name", one per expected finding
+	// Unrendered are the run's unrendered scopes (RunOptions.Unrendered).
+	Unrendered []analysis.UnrenderedScope
 }
 
 // Load decodes files (relative to testdata/) into a set.
@@ -49,7 +51,7 @@ func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			res := Analyze(t, a, tc.Files, tc.Context)
+			res := AnalyzeWith(t, analysis.RunOptions{Analyzers: []analysis.Analyzer{a}, Unrendered: tc.Unrendered}, tc.Files, tc.Context)
 			got := Keys(res.Findings)
 			want := slices.Clone(tc.Want)
 			slices.Sort(want)
@@ -69,7 +71,14 @@ func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 // Analyze runs a over files (and context files) and returns the result.
 func Analyze(t testing.TB, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
 	t.Helper()
-	opts := analysis.RunOptions{Set: Load(t, files...), Analyzers: []analysis.Analyzer{a}}
+	return AnalyzeWith(t, analysis.RunOptions{Analyzers: []analysis.Analyzer{a}}, files, contextFiles)
+}
+
+// AnalyzeWith runs opts (its Set and ContextSet loaded from files and
+// contextFiles) and returns the result.
+func AnalyzeWith(t testing.TB, opts analysis.RunOptions, files, contextFiles []string) *analysis.Result {
+	t.Helper()
+	opts.Set = Load(t, files...)
 	if len(contextFiles) > 0 {
 		opts.ContextSet = Load(t, contextFiles...)
 	}

@@ -22,7 +22,7 @@ func (BackendRefs) Metadata() analysis.Metadata {
 		Description: "Checks that route backendRefs name existing Services and ports, cross-namespace references have a ReferenceGrant, and rules do not weigh every backend 0.",
 		Inputs: append(routeInputs(),
 			manifest.GroupKind{Kind: "Service"},
-			manifest.GroupKind{Group: Group, Kind: "ReferenceGrant"}),
+			manifest.GroupKind{Group: Group, Kind: "ReferenceGrant"}, crdInput),
 	}
 }
 

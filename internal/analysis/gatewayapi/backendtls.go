@@ -21,9 +21,10 @@ func (BackendTLSPolicies) Metadata() analysis.Metadata {
 		Name: "gatewayapi.BackendTLSPolicies",
 		Description: "Checks BackendTLSPolicy targetRefs (Service and port name), caCertificateRefs (kind, existence, contents) " +
 			"and policies conflicting on the same target.",
-		Inputs: []manifest.GroupKind{
+		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "BackendTLSPolicy"}, {Kind: "Service"}, {Kind: "ConfigMap"}, {Kind: "Secret"},
-		},
+			{Group: Group, Kind: "ReferenceGrant"}, crdInput,
+		}, producerInputs()...),
 	}
 }
 

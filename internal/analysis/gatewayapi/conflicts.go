@@ -24,7 +24,7 @@ func (RouteConflicts) Metadata() analysis.Metadata {
 		Description: "Finds routes on the same listener claiming the same hostname and match, where the one losing precedence never receives traffic.",
 		Inputs: []manifest.GroupKind{
 			{Group: Group, Kind: "HTTPRoute"}, {Group: Group, Kind: "GRPCRoute"}, {Group: Group, Kind: "TLSRoute"},
-			{Group: Group, Kind: "Gateway"}, {Kind: "Namespace"},
+			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ListenerSet"}, {Kind: "Namespace"},
 		},
 	}
 }

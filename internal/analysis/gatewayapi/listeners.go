@@ -24,10 +24,10 @@ func (Listeners) Metadata() analysis.Metadata {
 		Name: "gatewayapi.Listeners",
 		Description: "Checks Gateway and ListenerSet listeners for duplicate names, unsupported protocols and route kinds, " +
 			"collisions (also across a Gateway and its ListenerSets), and TLS certificateRefs (kind, existence, contents, ReferenceGrant).",
-		Inputs: []manifest.GroupKind{
+		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ListenerSet"},
-			{Group: Group, Kind: "ReferenceGrant"}, {Kind: "Secret"}, {Kind: "Namespace"},
-		},
+			{Group: Group, Kind: "ReferenceGrant"}, {Kind: "Secret"}, {Kind: "Namespace"}, crdInput,
+		}, producerInputs()...),
 	}
 }
 

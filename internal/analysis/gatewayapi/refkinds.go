@@ -67,6 +67,19 @@ func (f refField) verdict(c *analysis.Context, gk manifest.GroupKind) kindVerdic
 	return kindUnknown
 }
 
+// crdInput is what checkRefKind reads besides the referring object.
+var crdInput = manifest.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
+
+// producerInputs are the kinds whose objects create Secrets and ConfigMaps
+// (secrets.go), read by the TLS reference checks.
+func producerInputs() []manifest.GroupKind {
+	out := []manifest.GroupKind{{Group: "trust.cert-manager.io", Kind: "Bundle"}}
+	for _, p := range secretProducers {
+		out = append(out, p.gk)
+	}
+	return out
+}
+
 // crdDefines reports whether a CustomResourceDefinition rendered by the app
 // or a context path defines gk.
 func crdDefines(c *analysis.Context, gk manifest.GroupKind) bool {

@@ -22,10 +22,10 @@ func (GatewayTLS) Metadata() analysis.Metadata {
 		Name: "gatewayapi.GatewayTLS",
 		Description: "Checks a Gateway's spec.tls: frontend validation CA references and the backend client certificate " +
 			"(kind, existence, contents, ReferenceGrant), and per-port settings for ports no HTTPS listener uses.",
-		Inputs: []manifest.GroupKind{
+		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ReferenceGrant"},
-			{Kind: "Secret"}, {Kind: "ConfigMap"}, {Kind: "Namespace"},
-		},
+			{Kind: "Secret"}, {Kind: "ConfigMap"}, {Kind: "Namespace"}, crdInput,
+		}, producerInputs()...),
 	}
 }
 

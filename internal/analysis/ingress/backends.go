@@ -18,7 +18,7 @@ type Backends struct{}
 func (Backends) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.Backends",
-		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name).",
+		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name), AWS Load Balancer Controller action backends (use-annotation) and the Services their forward actions name, and ingress-nginx's default-backend annotation.",
 		Inputs:      []manifest.GroupKind{ingressInput, {Kind: "Service"}},
 	}
 }

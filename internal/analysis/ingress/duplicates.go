@@ -23,8 +23,9 @@ type DuplicatePaths struct{}
 func (DuplicatePaths) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.DuplicatePaths",
-		Description: "Finds two Ingresses of the same class claiming the same host and path.",
-		Inputs:      []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"}},
+		Description: "Finds two Ingresses of the same class claiming the same host and path where their controller makes them compete (not separate ALB or GKE load balancers, ingress-nginx canaries, other Traefik entrypoints or HAProxy ACLs).",
+		Inputs: []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"},
+			{Group: "elbv2.k8s.aws", Kind: "IngressClassParams"}, {Kind: "Service"}},
 	}
 }
 
