@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/tlsdata"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -72,13 +73,7 @@ var crdInput = manifest.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomRe
 
 // producerInputs are the kinds whose objects create Secrets and ConfigMaps
 // (secrets.go), read by the TLS reference checks.
-func producerInputs() []manifest.GroupKind {
-	out := []manifest.GroupKind{{Group: "trust.cert-manager.io", Kind: "Bundle"}}
-	for _, p := range secretProducers {
-		out = append(out, p.gk)
-	}
-	return out
-}
+func producerInputs() []manifest.GroupKind { return tlsdata.Inputs() }
 
 // crdDefines reports whether a CustomResourceDefinition rendered by the app
 // or a context path defines gk.

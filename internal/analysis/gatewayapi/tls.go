@@ -8,6 +8,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/internal/field"
+	"github.com/routeguard/routeguard/internal/analysis/internal/tlsdata"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -104,7 +105,7 @@ func checkTLSRef(c *analysis.Context, o *manifest.Object, where string, f refFie
 	}
 	switch {
 	case scope.Found():
-		if p := contentProblem(target); p != "" {
+		if p := tlsdata.ContentProblem(target); p != "" {
 			c.Reportf(o, analysis.CodeTLSRefMalformed,
 				"%s names %s, but %s; the reference is invalid and %s; fix its data", where, key, p, consequence)
 		}
@@ -128,14 +129,7 @@ func missingTLSObject(c *analysis.Context, o *manifest.Object, key manifest.Key)
 	if produced(c, key.Kind, key.Namespace, key.Name) {
 		return false
 	}
-	if key.Kind == "Secret" {
-		for _, a := range certManagerShim {
-			if _, ok := o.Annotations()[a]; ok {
-				return false
-			}
-		}
-	}
-	return true
+	return key.Kind != "Secret" || !tlsdata.ShimmedByCertManager(o)
 }
 
 // checkTLSOptions reports TLS option keys that are neither domain-prefixed
