@@ -117,14 +117,14 @@ func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, erro
 	for _, f := range in {
 		code, known := LookupCode(f.Code)
 		switch {
+		case known && code.Retired:
+			return nil, fmt.Errorf("analyzer %s reported code %s, which is retired", f.Analyzer, f.Code)
 		case known && f.Severity == 0:
 			f.Severity = code.Severity
 		case !known && !isForeignCode(f.Code):
 			return nil, fmt.Errorf("analyzer %s reported code %q, which is not in the catalog", f.Analyzer, f.Code)
 		case !known && f.Severity == 0:
 			return nil, fmt.Errorf("analyzer %s reported code %q without a severity", f.Analyzer, f.Code)
-		case known && code.Retired:
-			return nil, fmt.Errorf("analyzer %s reported code %s, which is retired", f.Analyzer, f.Code)
 		}
 		if c.isContextOnly(f.Object) {
 			continue
