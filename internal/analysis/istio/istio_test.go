@@ -233,6 +233,7 @@ func TestAnalyzersRun(t *testing.T) {
 	for _, want := range []string{
 		"virtualservice.DestinationHostAnalyzer", "destinationrule.SubsetSelectPodAnalyzer",
 		"gateway.IngressGatewayPortAnalyzer", "injection.Analyzer", "service.PortNameAnalyzer",
+		"gateway.SecretAnalyzer", // credentialName Secrets (IST0101, IST0161)
 	} {
 		if !slices.Contains(ran, want) {
 			t.Errorf("%s does not run; skipped: %v", want, skipped)
