@@ -259,19 +259,6 @@ func TestOutOfProcessStartsFirst(t *testing.T) {
 	}
 }
 
-func TestArticle(t *testing.T) {
-	for word, want := range map[string]string{
-		"ExternalArtifact": "an ExternalArtifact", "GitRepository": "a GitRepository",
-		"HTTPRoute": "an HTTPRoute", "UDPRoute": "a UDPRoute", "GRPCRoute": "a GRPCRoute",
-		"OCIRepository": "an OCIRepository", "TLSRoute": "a TLSRoute", "HelmRepository": "a HelmRepository",
-		"Bucket": "a Bucket", "": "",
-	} {
-		if got := Article(word); got != want {
-			t.Errorf("Article(%q) = %q, want %q", word, got, want)
-		}
-	}
-}
-
 func TestQualifiedName(t *testing.T) {
 	if got := QualifiedName("", "edge"); got != "edge" {
 		t.Errorf("QualifiedName without namespace = %q, want edge (never /edge)", got)

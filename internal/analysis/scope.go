@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -181,25 +180,3 @@ func QualifiedName(ns, name string) string {
 	}
 	return ns + "/" + name
 }
-
-// Article returns word with "a" or "an" in front, as it is said: an
-// acronym by the name of its first letter ("an HTTPRoute", "an
-// OCIRepository", "a UDPRoute", "a GRPCRoute"), any other word by its first
-// letter ("an ExternalArtifact", "a GitRepository").
-func Article(word string) string {
-	if word == "" {
-		return word
-	}
-	first := word[0]
-	acronym := len(word) > 1 && isUpper(first) && isUpper(word[1])
-	vowelSound := strings.IndexByte("AEIOUaeiou", first) >= 0
-	if acronym {
-		vowelSound = strings.IndexByte("AEFHILMNORSX", first) >= 0
-	}
-	if vowelSound {
-		return "an " + word
-	}
-	return "a " + word
-}
-
-func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }

@@ -75,7 +75,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	if len(cands) == 0 {
 		a.code, a.reason = analysis.CodeParentProtocol, fmt.Sprintf(
 			"%s cannot attach to %s of %s: the protocol does not carry %ss; pick a listener with a fitting protocol",
-			analysis.Article(kind), describe(before), parentName(gwName), kind)
+			manifest.Article(kind), describe(before), parentName(gwName), kind)
 		return a
 	}
 	before = cands
