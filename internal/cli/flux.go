@@ -140,14 +140,14 @@ func runFluxBuild(ctx context.Context, env *Env, args []string) int {
 	all := manifest.NewSet()
 	for _, b := range builds {
 		if b.Skipped != "" {
-			fmt.Fprintf(env.Stderr, "routeguard: warning: %s: %s %s/%s %s\n", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, b.Skipped)
+			fmt.Fprintf(env.Stderr, "routeguard: warning: %s: %s %s\n", b.Object.Source, b.Object, b.Skipped)
 			continue
 		}
 		if err := applyTransforms(inv, b); err != nil {
 			return failf(env, "%v", err)
 		}
 		if err := all.AddAll(b.Set.Objects()); err != nil {
-			return failf(env, "%v (built by %s %s/%s)", err, b.Object.Kind, b.Object.Namespace, b.Object.Name)
+			return failf(env, "%v (built by %s)", err, b.Object)
 		}
 	}
 	code := ExitOK
@@ -269,13 +269,13 @@ func applyTransforms(inv *flux.Inventory, b *flux.Build) error {
 	if w, ok := sub[WeightsVariable].(string); ok {
 		weights, err := config.ParseWeights(w)
 		if err != nil {
-			return fmt.Errorf("%s: %s %s/%s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, WeightsVariable, err)
+			return fmt.Errorf("%s: %s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object, WeightsVariable, err)
 		}
 		tf.Weights = weights
 		where = b.Object.Source.String() + " " + WeightsVariable
 	}
 	if err := transform.Apply(b.Set, tf); err != nil {
-		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, where, b.Object.Kind, b.Object.Namespace, b.Object.Name)
+		return fmt.Errorf("%w (transforms of %s, for %s)", err, where, b.Object)
 	}
 	return nil
 }
