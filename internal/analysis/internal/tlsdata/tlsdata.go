@@ -85,11 +85,15 @@ func ShimmedByCertManager(o *manifest.Object) bool {
 	return false
 }
 
-// Opaque reports whether a rendered Secret's data cannot be judged from
-// Git: SOPS-encrypted, holding a Flux ${variable}, or filled in by a
-// reflector or replicator.
+// Opaque reports whether a rendered Secret's (or ConfigMap's) data cannot
+// be judged from Git: none at all (a controller fills it in: cert-manager,
+// a CA injector, OpenShift's service CA), SOPS-encrypted, holding a Flux
+// ${variable}, or filled in by a reflector or replicator.
 func Opaque(o *manifest.Object) bool {
 	if field.Has(o.Body, "sops") {
+		return true
+	}
+	if len(field.Map(o.Body, "data"))+len(field.Map(o.Body, "stringData"))+len(field.Map(o.Body, "binaryData")) == 0 {
 		return true
 	}
 	for k := range o.Annotations() {
@@ -111,10 +115,10 @@ func Opaque(o *manifest.Object) bool {
 // rendered Secret (tls.crt and tls.key) or CA ConfigMap (ca.crt), or ""
 // when it parses or cannot be judged (Opaque).
 func ContentProblem(o *manifest.Object) string {
+	if Opaque(o) {
+		return ""
+	}
 	if o.Kind == "Secret" {
-		if Opaque(o) {
-			return ""
-		}
 		crt, ok := secretValue(o, "tls.crt")
 		if !ok {
 			return "it has no tls.crt"
