@@ -34,6 +34,7 @@ input or render error. The README says what each command prints on each.`,
 	root.AddCommand(
 		newAnalyzeCommand(env),
 		newCMPCommand(env),
+		newCodesCommand(env),
 		newFluxCommand(env),
 		newHealthCommand(env),
 		newNotificationsCommand(env),

@@ -69,6 +69,17 @@ spec:
         - {name: web, port: 80}
 `
 
+// otherService is a Service of the route's namespace that is not its
+// backend: the app renders Services there, so a missing one is dangling
+// (RG1101), not "cannot check" (RG0001).
+const otherService = `---
+apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: shop}
+spec:
+  ports: [{port: 5432}]
+`
+
 const service = `apiVersion: v1
 kind: Service
 metadata: {name: web, namespace: shop}
@@ -116,7 +127,7 @@ func TestRunObjectsFailOn(t *testing.T) {
 		{"flag wins", analysis.FailOnError, analysis.FailOnError, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Run(context.Background(), Request{Objects: objects(t, route), AppDir: repo, RepoRoot: repo,
+			out, err := Run(context.Background(), Request{Objects: objects(t, route+otherService), AppDir: repo, RepoRoot: repo,
 				Overrides: Overrides{FailOn: tc.override}, Analyze: true})
 			if err != nil {
 				t.Fatal(err)
