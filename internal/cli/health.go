@@ -22,12 +22,16 @@ func init() {
 }
 
 const healthUsage = `Usage:
-  routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--include-istio]
+  routeguard health bundle --for argocd [--format kustomize|helm] [--namespace NS] [--argocd-version V] [--override-builtin]
+  routeguard health bundle --for flux [--include-istio]
   routeguard health check FILE|-
 
 bundle  prints the health checks for routes and gateways as an argocd-cm Kustomize
         patch (--format kustomize, the default), as argo-cd Helm chart values
         (--format helm), or as the healthCheckExprs block of a Flux Kustomization.
+        For Argo CD it leaves out the kinds the Argo CD version (--argocd-version,
+        default ` + health.TestedArgoCDVersion + `) has built-in checks for, and says so on
+        stderr; --override-builtin bundles them too (argocd-cm keys replace built-ins).
 check   evaluates each object of a YAML/JSON stream (e.g. kubectl get httproute -o yaml)
         with the Lua check (as Argo CD runs it) and its CEL twin (as Flux runs it).
         Exit code 1 when an object is Degraded or Failed.
@@ -51,11 +55,13 @@ func runHealth(ctx context.Context, env *Env, args []string) int {
 }
 
 func runHealthBundle(env *Env, args []string) int {
-	fs := flagSet("health bundle", "routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--include-istio]", env)
+	fs := flagSet("health bundle", "routeguard health bundle --for argocd|flux [--format kustomize|helm] [--namespace NS] [--argocd-version V] [--override-builtin] [--include-istio]", env)
 	target := fs.String("for", "", "reconciler to bundle for: argocd or flux")
 	format := fs.String("format", "", "argocd: kustomize (argocd-cm patch, default) or helm (argo-cd chart values); flux: flux (default)")
 	includeIstio := fs.Bool("include-istio", false, "flux: include the Istio kinds (only with PILOT_ENABLE_STATUS=true on istiod)")
 	namespace := fs.String("namespace", "", "argocd kustomize: namespace to put in the patch, when the base argocd-cm names one (Argo CD's install.yaml does not)")
+	argocdVersion := fs.String("argocd-version", health.TestedArgoCDVersion, "argocd: the Argo CD release the bundle is for; kinds it has built-in health checks for are left out")
+	overrideBuiltin := fs.Bool("override-builtin", false, "argocd: also bundle the kinds the Argo CD release has built-in health checks for (argocd-cm keys replace them)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -69,11 +75,15 @@ func runHealthBundle(env *Env, args []string) int {
 	var out []byte
 	switch *target {
 	case "argocd":
+		sel, selErr := health.SelectForArgoCD(checks, *argocdVersion, *overrideBuiltin)
+		if selErr != nil {
+			return failf(env, "health bundle: --argocd-version: %v", selErr)
+		}
 		switch *format {
 		case "", health.FormatKustomize:
-			out, err = health.ArgoCDPatch(checks, *namespace)
+			out, err = health.ArgoCDPatch(sel.Bundle, *namespace)
 		case health.FormatHelm:
-			out, err = health.ArgoCDHelmValues(checks)
+			out, err = health.ArgoCDHelmValues(sel.Bundle)
 		default:
 			return failf(env, "health bundle: --format %q is not one of kustomize, helm for --for argocd", *format)
 		}
@@ -83,9 +93,17 @@ func runHealthBundle(env *Env, args []string) int {
 		if *namespace != "" && *format == health.FormatHelm {
 			return failf(env, "health bundle: --namespace is for the kustomize format (the Helm chart knows its namespace)")
 		}
+		if err == nil {
+			for _, n := range sel.Notices() {
+				fmt.Fprintf(env.Stderr, "routeguard health bundle: %s\n", n)
+			}
+		}
 	case "flux":
 		if *namespace != "" {
 			return failf(env, "health bundle: --namespace is for --for argocd (the healthCheckExprs block has no metadata)")
+		}
+		if fs.Changed("argocd-version") || *overrideBuiltin {
+			return failf(env, "health bundle: --argocd-version and --override-builtin are for --for argocd (Flux has no built-in checks for these kinds)")
 		}
 		if *format != "" && *format != health.FormatFlux {
 			return failf(env, "health bundle: --format %q is not valid for --for flux (it has one format)", *format)
