@@ -103,7 +103,7 @@ func routeCEL(k kind) celExprs {
 	}
 	if k.specRefs != "" {
 		ns := `metadata.?namespace.orValue('')`
-		match := fmt.Sprintf(`p.%[1]s.?name.orValue('') == r.?name.orValue('') && p.%[1]s.?namespace.orValue(%[2]s) == r.?namespace.orValue(%[2]s) && p.%[1]s.?sectionName.orValue('') == r.?sectionName.orValue('') && p.%[1]s.?port.orValue(0) == r.?port.orValue(0)`, k.ref, ns)
+		match := fmt.Sprintf(`p.%[1]s.?name.orValue('') == r.?name.orValue('') && (%[2]s == '' || p.%[1]s.?namespace.orValue(%[2]s) == r.?namespace.orValue(%[2]s)) && p.%[1]s.?sectionName.orValue('') == r.?sectionName.orValue('') && p.%[1]s.?port.orValue(0) == r.?port.orValue(0)`, k.ref, ns)
 		current = append(current, fmt.Sprintf(`%s.all(r, type(r) != map || %s.exists(p, type(p) == map && type(p.?%s.orValue(null)) == map && %s))`,
 			list("spec", k.specRefs), entries, k.ref, match))
 	}

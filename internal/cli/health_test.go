@@ -141,6 +141,7 @@ func TestHealthBundleArgoCDBuiltins(t *testing.T) {
 		{args: []string{"--argocd-version", "2.14"}, httpRoute: true, btls: true, notStderr: "left out"},
 		{args: []string{"--override-builtin"}, httpRoute: true, btls: true, stderr: "these argocd-cm keys replace Argo CD 3.5's built-in health checks", notStderr: "left out"},
 		{args: []string{"--argocd-version", "3.6", "--format", "helm"}, stderr: "Argo CD 3.6 is newer than " + health.TestedArgoCDVersion},
+		{args: []string{"--argocd-version", "3.7"}, stderr: "assuming they are those of " + health.LatestKnownArgoCDVersion},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runHealthCmd(t, "", append([]string{"bundle", "--for", "argocd"}, tt.args...)...)

@@ -12,10 +12,16 @@ import (
 // --argocd-version`.
 const TestedArgoCDVersion = "3.5.7"
 
+// LatestKnownArgoCDVersion is the newest Argo CD release whose built-in
+// health checks argoCDBuiltins records (read from its source; v3.6 needs
+// Go 1.27, so compat/argocd cannot build it).
+const LatestKnownArgoCDVersion = "3.6.1"
+
 // argoCDBuiltins lists the kinds routeguard has checks for that Argo CD also
 // ships built-in health checks for (resource_customizations/<group>/<Kind>),
 // with the first minor release that has them. Read from Argo CD's release
-// tags; compat/argocd checks the list against the tested release's code.
+// tags and module sources; compat/argocd checks the list against the tested
+// release's code.
 var argoCDBuiltins = []struct {
 	group, kind  string
 	major, minor int
@@ -24,6 +30,7 @@ var argoCDBuiltins = []struct {
 	{"gateway.networking.k8s.io", "GRPCRoute", 3, 1},
 	{"gateway.networking.k8s.io", "Gateway", 3, 1},
 	{"gateway.networking.k8s.io", "HTTPRoute", 3, 1},
+	{"gateway.networking.k8s.io", "TLSRoute", 3, 6},
 }
 
 // ArgoCDVersion is an Argo CD release, as major and minor.
@@ -66,9 +73,11 @@ type ArgoCDSelection struct {
 	// Overridden holds the checks bundled although Argo CD has a built-in
 	// check for the kind (overrideBuiltin): argocd-cm keys replace built-ins.
 	Overridden []Check
-	// Untested is set when the version is newer than TestedArgoCDVersion:
-	// its built-in checks are assumed to be those of the tested release.
+	// Untested is set when the version is newer than TestedArgoCDVersion.
 	Untested bool
+	// Unknown is set when the version is newer than LatestKnownArgoCDVersion:
+	// its built-in checks are assumed to be those of that release.
+	Unknown bool
 }
 
 // SelectForArgoCD picks the checks to bundle for an Argo CD version. Keys in
@@ -83,8 +92,13 @@ func SelectForArgoCD(checks []Check, version string, overrideBuiltin bool) (Argo
 	if err != nil {
 		return ArgoCDSelection{}, err
 	}
+	known, err := ParseArgoCDVersion(LatestKnownArgoCDVersion)
+	if err != nil {
+		return ArgoCDSelection{}, err
+	}
 	sel := ArgoCDSelection{Version: v}
 	sel.Untested = !tested.atLeast(v.Major, v.Minor) // v is newer than the tested release
+	sel.Unknown = !known.atLeast(v.Major, v.Minor)
 	for _, c := range sorted(checks) {
 		if !ArgoCDHasBuiltin(v, c.Group, c.Kind) {
 			sel.Bundle = append(sel.Bundle, c)
@@ -123,9 +137,13 @@ func (s ArgoCDSelection) Notices() []string {
 	if len(s.Overridden) > 0 {
 		out = append(out, fmt.Sprintf("bundled %s: these argocd-cm keys replace Argo CD %s's built-in health checks", dirs(s.Overridden), s.Version))
 	}
-	if s.Untested {
-		out = append(out, fmt.Sprintf("Argo CD %s is newer than %s, the release routeguard is tested against: assuming its built-in health checks are those of %s",
-			s.Version, TestedArgoCDVersion, TestedArgoCDVersion))
+	switch {
+	case s.Unknown:
+		out = append(out, fmt.Sprintf("Argo CD %s is newer than %s, the newest release whose built-in health checks routeguard knows: assuming they are those of %s (routeguard is tested against %s)",
+			s.Version, LatestKnownArgoCDVersion, LatestKnownArgoCDVersion, TestedArgoCDVersion))
+	case s.Untested:
+		out = append(out, fmt.Sprintf("Argo CD %s is newer than %s, the release routeguard is tested against (its built-in health checks are known from its source)",
+			s.Version, TestedArgoCDVersion))
 	}
 	return out
 }

@@ -56,6 +56,7 @@ func TestSelectForArgoCD(t *testing.T) {
 		leftOut    []string
 		overridden []string
 		untested   bool
+		unknown    bool
 	}{
 		{version: "2.14", leftOut: nil},
 		{version: "3.0.5", leftOut: nil},
@@ -63,8 +64,8 @@ func TestSelectForArgoCD(t *testing.T) {
 		{version: "v3.4.13", leftOut: []string{gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute"}},
 		{version: TestedArgoCDVersion, leftOut: []string{gw + "BackendTLSPolicy", gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute"}},
 		{version: "3.5", override: true, overridden: []string{gw + "BackendTLSPolicy", gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute"}},
-		{version: "3.6.1", leftOut: []string{gw + "BackendTLSPolicy", gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute"}, untested: true},
-		{version: "4.0", override: true, overridden: []string{gw + "BackendTLSPolicy", gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute"}, untested: true},
+		{version: "3.6.1", leftOut: []string{gw + "BackendTLSPolicy", gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute", gw + "TLSRoute"}, untested: true},
+		{version: "4.0", override: true, overridden: []string{gw + "BackendTLSPolicy", gw + "GRPCRoute", gw + "Gateway", gw + "HTTPRoute", gw + "TLSRoute"}, untested: true, unknown: true},
 	}
 	for _, tt := range tests {
 		sel, err := SelectForArgoCD(checks, tt.version, tt.override)
@@ -77,8 +78,8 @@ func TestSelectForArgoCD(t *testing.T) {
 		if got := kindsOf(sel.Overridden); !reflect.DeepEqual(got, tt.overridden) {
 			t.Errorf("%s override=%v: overridden %v, want %v", tt.version, tt.override, got, tt.overridden)
 		}
-		if len(sel.Bundle)+len(sel.LeftOut) != len(checks) || sel.Untested != tt.untested {
-			t.Errorf("%s: %d bundled + %d left out of %d checks, untested %v", tt.version, len(sel.Bundle), len(sel.LeftOut), len(checks), sel.Untested)
+		if len(sel.Bundle)+len(sel.LeftOut) != len(checks) || sel.Untested != tt.untested || sel.Unknown != tt.unknown {
+			t.Errorf("%s: %d bundled + %d left out of %d checks, untested %v, unknown %v", tt.version, len(sel.Bundle), len(sel.LeftOut), len(checks), sel.Untested, sel.Unknown)
 		}
 		for _, c := range sel.Bundle {
 			for _, l := range sel.LeftOut {
@@ -91,7 +92,8 @@ func TestSelectForArgoCD(t *testing.T) {
 		if (len(tt.leftOut) > 0) != strings.Contains(notices, "left out "+strings.Join(tt.leftOut, ", ")+": Argo CD ") {
 			t.Errorf("%s: notices %q do not name what was left out (%v)", tt.version, notices, tt.leftOut)
 		}
-		if (len(tt.overridden) > 0) != strings.Contains(notices, "replace Argo CD") || tt.untested != strings.Contains(notices, "is newer than") {
+		if (len(tt.overridden) > 0) != strings.Contains(notices, "replace Argo CD") || tt.untested != strings.Contains(notices, "is newer than") ||
+			tt.unknown != strings.Contains(notices, "assuming they are those of "+LatestKnownArgoCDVersion) {
 			t.Errorf("%s override=%v: notices %q", tt.version, tt.override, notices)
 		}
 	}

@@ -71,11 +71,17 @@ local function refLabel(ref)
   return label
 end
 
+-- refKey identifies a parentRef. Without metadata.namespace (a manifest rather than an object
+-- from the API server) a parentRef's namespace cannot be resolved, so it is left out.
 local function refKey(ref)
   if not isMap(ref) then
     return ""
   end
-  return str(ref.namespace, namespace) .. "/" .. str(ref.name, "") .. "#" .. str(ref.sectionName, "") .. ":" .. str(ref.port, "")
+  local ns = ""
+  if namespace ~= "" then
+    ns = str(ref.namespace, namespace)
+  end
+  return ns .. "/" .. str(ref.name, "") .. "#" .. str(ref.sectionName, "") .. ":" .. str(ref.port, "")
 end
 
 -- olderThanWait compares RFC 3339 UTC strings, which sort like the times they name:
