@@ -40,7 +40,8 @@ test-sdk:
 	cd plugins/sdk && $(GO) test -count=1 ./...
 
 # test-compat runs routeguard's artifacts through Argo CD's own code
-# (argocd-cmp-server, Lua VM, notifications). Cold build: ~4 minutes.
+# (argocd-cmp-server, Lua VM, notifications, install manifests) of Argo CD
+# v3.5.7. Cold build: see README ("Argo CD versions tested").
 test-compat: build
 	cd compat/argocd && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
 
