@@ -32,12 +32,21 @@ type Plugins struct {
 
 // Plugin is one declared analyzer plugin.
 type Plugin struct {
-	Name    string         `yaml:"name"`
-	Path    string         `yaml:"path,omitempty"`
-	SHA256  string         `yaml:"sha256,omitempty"`
-	Config  map[string]any `yaml:"config,omitempty"`
-	OnError string         `yaml:"onError,omitempty"`
-	Timeout string         `yaml:"timeout,omitempty"`
+	// Name identifies the plugin in findings and errors: lower-case
+	// letters, digits and dashes.
+	Name string `yaml:"name"`
+	// Path is the plugin binary, relative to the repository root or
+	// absolute; without it, the plugin of this name in the section's dir.
+	Path string `yaml:"path,omitempty"`
+	// SHA256 is the binary's checksum (`sha256sum PATH`), checked before
+	// it runs.
+	SHA256 string `yaml:"sha256,omitempty"`
+	// Config is handed to the plugin as it is.
+	Config map[string]any `yaml:"config,omitempty"`
+	// OnError overrides the section's onError for this plugin.
+	OnError string `yaml:"onError,omitempty"`
+	// Timeout overrides the section's timeout for this plugin.
+	Timeout string `yaml:"timeout,omitempty"`
 }
 
 // DefaultPluginTimeout bounds a plugin call when no timeout is configured.
