@@ -60,8 +60,8 @@ test-compat: build
 # test-tools: the release tooling's fast tests (module release/): go.sum pins
 # the plugin SDK, the image's structure and reproducibility on stand-in
 # binaries, the GitHub Action and GitLab template.
-test-tools:
-	cd release && $(GO) test -count=1 ./modproxy/... ./image/... ./ci/... ./cmd/...
+test-tools: build
+	cd release && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./modproxy/... ./image/... ./ci/... ./cmd/...
 
 # test-release: what a release builds, built and checked: `goreleaser
 # check`, the snapshot release (8 binaries, archives, checksums, SBOMs),
@@ -99,11 +99,18 @@ release-check: $(GORELEASER)
 
 # release: publish a release from a v* tag (.github/workflows/release.yml).
 release: $(GORELEASER) $(CYCLONEDX)
-	PATH="$(dir $(CYCLONEDX)):$$PATH" $(GORELEASER) release --clean
+	PATH="$(dir $(CYCLONEDX)):$$PATH" $(GORELEASER) release --clean --timeout 2h
 
-# release-snapshot: the release, unpublished, into dist/.
+# GoReleaser reads the git remote's URL and, in a snapshot, drops all git
+# facts (the commit too) when there is none: a checkout without a remote
+# (a worktree, a CI checkout made with git init) gets the project's URL.
+GIT_REMOTE_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url \
+	GIT_CONFIG_VALUE_0=https://github.com/routeguard/routeguard.git)
+
+# release-snapshot: the release, unpublished, into dist/. Cross-compiling the
+# eight binaries is most of the time (BENCHMARKS.md).
 release-snapshot: $(GORELEASER) $(CYCLONEDX)
-	PATH="$(dir $(CYCLONEDX)):$$PATH" $(GORELEASER) release --snapshot --clean
+	PATH="$(dir $(CYCLONEDX)):$$PATH" $(GIT_REMOTE_ENV) $(GORELEASER) release --snapshot --clean --timeout 2h
 
 # schema: regenerate schema/routeguard.schema.json from internal/config.
 schema:
