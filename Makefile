@@ -67,9 +67,14 @@ test-tools: build
 # check`, the snapshot release (8 binaries, archives, checksums, SBOMs),
 # the image from real binaries (twice, for reproducibility), and `go
 # install .../cmd/routeguard@VERSION` through a local module proxy.
-test-release: release-check release-snapshot image
+# The image is built with the snapshot's version and commit, so that the
+# tests can compare its binaries with the archives'.
+SNAPSHOT_VERSION = $(shell sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)
+SNAPSHOT_COMMIT  = $(shell sed -n 's/.*"commit":"\([^"]*\)".*/\1/p' dist/metadata.json)
+test-release: release-check release-snapshot
+	$(MAKE) image VERSION=v$(SNAPSHOT_VERSION) REVISION=$(SNAPSHOT_COMMIT)
 	cd release && RELEASE_DIST=$(CURDIR)/dist IMAGE_LAYOUT=$(CURDIR)/$(IMAGE_DIR)/oci \
-		$(GO) test -count=1 -timeout 60m ./e2e/...
+		$(GO) test -count=1 -timeout 90m ./e2e/...
 
 # image: the Argo CD sidecar image (linux/amd64 + linux/arm64), built without
 # a container engine on a base assembled from pinned inputs (no registry

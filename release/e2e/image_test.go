@@ -30,7 +30,7 @@ func TestImage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := image.WriteLayout(out, idx, "ghcr.io/routeguard/routeguard-cmp:"+version); err != nil {
+		if err := image.WriteLayout(out, idx, "ghcr.io/routeguard/routeguard-cmp:"+strings.ReplaceAll(version, "+", "-")); err != nil {
 			t.Fatal(err)
 		}
 	}

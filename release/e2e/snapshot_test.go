@@ -163,28 +163,55 @@ func TestSnapshotArchiveRuns(t *testing.T) {
 
 // TestSnapshotMatchesImageBuild: release/image builds the same bytes as
 // GoReleaser for the same version and commit, so `make image` stands for
-// the release image's binaries.
+// the release image's binaries. `make test-release` builds the image
+// (IMAGE_LAYOUT) with the snapshot's version and commit; otherwise the
+// binaries are built here.
 func TestSnapshotMatchesImageBuild(t *testing.T) {
 	_, md, arts := readDist(t)
 	abs, _ := filepath.Abs(root)
-	bins, err := image.GoBuild(context.Background(), image.BuildOptions{Source: abs, Out: t.TempDir(),
-		Version: "v" + md.Version, Revision: md.Commit})
-	if err != nil {
-		t.Fatal(err)
+	mine := map[string]string{} // "linux/amd64 routeguard" -> file
+	if layout := os.Getenv("IMAGE_LAYOUT"); layout != "" {
+		s, err := image.Inspect(layout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := s.Annotations["org.opencontainers.image.version"]; v != "v"+md.Version {
+			t.Fatalf("IMAGE_LAYOUT holds %s, the snapshot is v%s: build the image with the snapshot's version (make test-release)", v, md.Version)
+		}
+		dir := t.TempDir()
+		for _, p := range s.Platforms {
+			for _, n := range []string{"routeguard", "routeguard-istio"} {
+				f := filepath.Join(dir, p.Platform.Architecture+"-"+n)
+				if err := p.ExtractFile("/usr/local/bin/"+n, f); err != nil {
+					t.Fatal(err)
+				}
+				mine["linux/"+p.Platform.Architecture+" "+n] = f
+			}
+		}
+	} else {
+		bins, err := image.GoBuild(context.Background(), image.BuildOptions{Source: abs, Out: t.TempDir(),
+			Version: "v" + md.Version, Revision: md.Commit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, files := range bins {
+			for n, f := range files {
+				mine[strings.Join(strings.Split(p, "/")[:2], "/")+" "+n] = f
+			}
+		}
 	}
 	n := 0
 	for _, a := range arts {
 		if a.Type != "Binary" || a.Goos != "linux" {
 			continue
 		}
-		var mine string
-		for p, files := range bins {
-			if strings.HasPrefix(p, "linux/"+a.Goarch) {
-				mine = files[a.Name]
-			}
+		f, ok := mine["linux/"+a.Goarch+" "+a.Name]
+		if !ok {
+			t.Errorf("no image build of %s", a.Path)
+			continue
 		}
-		if !sameFile(t, filepath.Join(abs, a.Path), mine) {
-			t.Errorf("%s differs from release/image's build of it", a.Path)
+		if !sameFile(t, filepath.Join(abs, a.Path), f) {
+			t.Errorf("%s differs from the image's %s", a.Path, a.Name)
 		}
 		n++
 	}

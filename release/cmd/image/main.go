@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/name"
+
 	"github.com/routeguard/routeguard/release/image"
 )
 
@@ -77,7 +79,11 @@ func build(ctx context.Context, o options, getenv func(string) string, stdout io
 		return fmt.Errorf("-archive needs -out")
 	}
 	if o.tag == "" {
-		o.tag = Repository + ":" + o.version
+		// A tag cannot hold the "+" of a semver build suffix.
+		o.tag = Repository + ":" + strings.ReplaceAll(o.version, "+", "-")
+	}
+	if _, err := name.NewTag(o.tag, name.StrictValidation); err != nil {
+		return fmt.Errorf("-tag %q: %w", o.tag, err)
 	}
 	created, err := createdTime(o.created, getenv("SOURCE_DATE_EPOCH"))
 	if err != nil {

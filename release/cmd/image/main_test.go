@@ -25,6 +25,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{name: "tag as base", args: []string{"-version", "v1.0.0", "-revision", "abc", "-out", "x", "-base", "gcr.io/distroless/static:nonroot@sha256:" + strings.Repeat("0", 63)}, code: 1, want: "base \"gcr.io/distroless/static:nonroot@sha256:"},
 		{name: "missing layout", args: []string{"-version", "v1.0.0", "-revision", "abc", "-out", "x", "-base", "oci:/nonexistent"}, code: 1, want: "an OCI layout, e.g. from `crane pull --format=oci"},
 		{name: "bad epoch", args: []string{"-version", "v1.0.0", "-revision", "abc", "-out", "x"}, env: map[string]string{"SOURCE_DATE_EPOCH": "yesterday"}, code: 1, want: `SOURCE_DATE_EPOCH="yesterday" is not a count of seconds`},
+		{name: "bad tag", args: []string{"-version", "v1.0.0", "-revision", "abc", "-out", "x", "-tag", "ghcr.io/x/y:v1+z"}, code: 1, want: `-tag "ghcr.io/x/y:v1+z"`},
 		{name: "stray argument", args: []string{"-version", "v1.0.0", "build"}, code: 2, want: `unexpected arguments ["build"]`},
 		{name: "unknown flag", args: []string{"-platform", "linux/s390x"}, code: 2, want: "flag provided but not defined: -platform"},
 	}
