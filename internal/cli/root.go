@@ -26,7 +26,7 @@ input or render error. The README says what each command prints on each.`,
 		// Without a command: the usage on stderr, exit 2.
 		RunE: func(cmd *cobra.Command, args []string) error { return usageError(cmd) },
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetVersionTemplate("routeguard {{.Version}}\n")
 	var limits guardFlags
 	limits.register(root)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return limits.start(cmd, env) }

@@ -35,15 +35,19 @@ type Config struct {
 	// Plugins selects and configures out-of-process analyzers among those
 	// of the operator's catalog (see plugins.go).
 	Plugins *Plugins `yaml:"plugins,omitempty"`
-	// Transforms are traffic transforms applied after rendering (see transforms.go).
+	// Transforms are traffic transforms applied after rendering (docs/flux.md).
 	Transforms *Transforms `yaml:"transforms,omitempty"`
 }
 
 // Suppression drops findings whose code and object ("Kind ns/name") match
 // the globs.
 type Suppression struct {
-	Code   string `yaml:"code"`
+	// Code is the finding code, or a glob of codes ("RG1*").
+	Code string `yaml:"code"`
+	// Object is a glob of "Kind namespace/name" ("Secret shop-*/*"); empty
+	// matches every object.
 	Object string `yaml:"object,omitempty"`
+	// Reason says why the findings are dropped, for the next reader.
 	Reason string `yaml:"reason,omitempty"`
 }
 
@@ -51,11 +55,16 @@ type Suppression struct {
 // references. In YAML it is either a path string or a mapping with the
 // render options that app needs (Helm namespace, release, values files).
 type ContextPath struct {
-	Path      string   `yaml:"path"`
-	Namespace string   `yaml:"namespace,omitempty"`
-	Release   string   `yaml:"release,omitempty"`
-	Values    []string `yaml:"values,omitempty"`
-	Recurse   bool     `yaml:"recurse,omitempty"`
+	// Path is the app's path from the repository root.
+	Path string `yaml:"path"`
+	// Namespace is the Helm release namespace to render the app with.
+	Namespace string `yaml:"namespace,omitempty"`
+	// Release is the Helm release name to render the app with.
+	Release string `yaml:"release,omitempty"`
+	// Values are Helm values files, relative to the chart.
+	Values []string `yaml:"values,omitempty"`
+	// Recurse includes subdirectories of a directory app.
+	Recurse bool `yaml:"recurse,omitempty"`
 }
 
 // UnmarshalYAML accepts both `- apps/x` and `- {path: apps/x, ...}`.

@@ -22,7 +22,7 @@ type Plugins struct {
 	// Dir is a directory of plugin binaries, absolute or relative to the
 	// catalog file. Its SHA256SUMS file (the output of `sha256sum *`) pins
 	// each binary's checksum. Catalog only.
-	Dir string `yaml:"dir,omitempty"`
+	Dir string `yaml:"dir,omitempty" scope:"catalog"`
 	// Items declares plugins one by one. In the catalog, an item without
 	// path names a plugin of Dir; in a repository, an item selects a
 	// catalog plugin by name and gives it config, onError or timeout.
@@ -36,7 +36,7 @@ type Plugins struct {
 	Timeout string `yaml:"timeout,omitempty"`
 	// InsecureSkipVerify runs plugins whose checksum is not pinned.
 	// Catalog only.
-	InsecureSkipVerify bool `yaml:"insecureSkipVerify,omitempty"`
+	InsecureSkipVerify bool `yaml:"insecureSkipVerify,omitempty" scope:"catalog"`
 	// Istio is auto (the default: run the routeguard-istio plugin when the
 	// rendered objects include Istio kinds) or off.
 	Istio string `yaml:"istio,omitempty"`
@@ -44,15 +44,25 @@ type Plugins struct {
 
 // Plugin is one declared analyzer plugin.
 type Plugin struct {
-	Name    string         `yaml:"name"`
-	Path    string         `yaml:"path,omitempty"`   // catalog only
-	SHA256  string         `yaml:"sha256,omitempty"` // catalog only
-	Config  map[string]any `yaml:"config,omitempty"`
-	OnError string         `yaml:"onError,omitempty"`
-	Timeout string         `yaml:"timeout,omitempty"`
+	// Name identifies the plugin in findings and errors: lower-case
+	// letters, digits and dashes.
+	Name string `yaml:"name"`
+	// Path is the plugin binary, absolute or relative to the catalog file;
+	// without it, the plugin of this name in the section's dir. Catalog
+	// only: a repository selects plugins, it never installs them.
+	Path string `yaml:"path,omitempty" scope:"catalog"`
+	// SHA256 is the binary's checksum (`sha256sum PATH`), checked before
+	// it runs. Catalog only.
+	SHA256 string `yaml:"sha256,omitempty" scope:"catalog"`
+	// Config is handed to the plugin as it is.
+	Config map[string]any `yaml:"config,omitempty"`
+	// OnError overrides the section's onError for this plugin.
+	OnError string `yaml:"onError,omitempty"`
+	// Timeout overrides the section's timeout for this plugin.
+	Timeout string `yaml:"timeout,omitempty"`
 	// Always runs the plugin for every app, selected or not (the
 	// operator's policy). Catalog only.
-	Always bool `yaml:"always,omitempty"`
+	Always bool `yaml:"always,omitempty" scope:"catalog"`
 }
 
 // catalogFile is the shape of a plugin catalog file.
