@@ -41,6 +41,7 @@ type shared struct {
 	rendered   map[string]bool // namespaces the app renders
 	known      map[string]bool // namespaces the context paths render
 	clusterGK  map[manifest.GroupKind]bool
+	cluster    Cluster
 
 	memoMu sync.Mutex
 	memo   map[string]*memoEntry

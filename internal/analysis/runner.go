@@ -18,6 +18,7 @@ type RunOptions struct {
 	Config           Settings      // severity overrides and suppressions
 	Analyzers        []Analyzer    // what to run (registry.All() for everything)
 	DefaultNamespace string        // namespace of objects that name none ("default" if empty)
+	Cluster          Cluster       // the target cluster (version, API versions, CRDs), as far as known
 }
 
 // Result is the outcome of a run.
@@ -44,7 +45,11 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
+	if err := opts.Cluster.Validate(); err != nil {
+		return nil, err
+	}
 	c := NewContext(opts.Set, opts.ContextSet, opts.DefaultNamespace)
+	c.cluster = opts.Cluster
 	analyzers := slices.Clone(opts.Analyzers)
 	SortAnalyzers(analyzers)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/istioroutes"
 	"github.com/routeguard/routeguard/internal/analysis/policy"
 	"github.com/routeguard/routeguard/internal/analysis/schema"
+	"github.com/routeguard/routeguard/internal/analysis/validation"
 )
 
 // Builtin returns the built-in analyzers, sorted by name.
@@ -21,6 +22,7 @@ func Builtin() []analysis.Analyzer {
 	as = append(as, istioroutes.Analyzers()...)
 	as = append(as, policy.Analyzers()...)
 	as = append(as, schema.Analyzers()...)
+	as = append(as, validation.Analyzers()...)
 	analysis.SortAnalyzers(as)
 	return as
 }
