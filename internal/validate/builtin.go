@@ -35,7 +35,14 @@ type builtinKind struct {
 	namespaced bool
 	prepare    func(obj runtime.Object)
 	validate   func(ctx context.Context, obj runtime.Object) field.ErrorList
+	// declarative: the strategy opts in to declarative validation
+	// (rest.DeclarativeValidation), with this configuration.
+	declarative func() rest.DeclarativeValidationConfig
 }
+
+// noConfig is the declarative validation configuration of strategies that
+// declare none.
+func noConfig() rest.DeclarativeValidationConfig { return rest.DeclarativeValidationConfig{} }
 
 // builtin is the lazily built scheme of the validated built-in kinds: their
 // internal and external types, defaulting and conversion functions, and
@@ -157,14 +164,19 @@ func ValidateBuiltin(ctx context.Context, namespace string, body map[string]any)
 		APIPrefix: "apis", APIGroup: k.gvk.Group, APIVersion: k.gvk.Version, Resource: k.resource,
 		Namespace: accessor.GetNamespace(), Name: accessor.GetName()})
 	k.prepare(obj)
-	errs := rest.ValidateCreate(ctx, obj, strategyFor{k, b.scheme})
+	var strategy rest.RESTCreateStrategy = strategyFor{k, b.scheme}
+	if k.declarative != nil {
+		strategy = declarativeStrategyFor{strategyFor{k, b.scheme}}
+	}
+	errs := rest.ValidateCreate(ctx, obj, strategy)
 	res.Violations = append(res.Violations, fromFieldErrors(Builtin, errs)...)
 	return res, nil
 }
 
 // strategyFor adapts a builtinKind to the registry's create strategy, so
-// rest.ValidateCreate runs the kind's validation, the generic metadata
-// validation and declarative validation in kube-apiserver's order.
+// rest.ValidateCreate runs the kind's validation and the generic metadata
+// validation in kube-apiserver's order (and, for the strategies that opt in,
+// declarativeStrategyFor adds declarative validation).
 type strategyFor struct {
 	k      builtinKind
 	scheme *runtime.Scheme
@@ -182,11 +194,14 @@ func (s strategyFor) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind,
 }
 func (s strategyFor) Recognizes(gvk schema.GroupVersionKind) bool { return s.scheme.Recognizes(gvk) }
 func (s strategyFor) GenerateName(base string) string             { return base }
-func (s strategyFor) ValidateDeclaratively(ctx context.Context, obj, oldObj runtime.Object, errs field.ErrorList, op operation.Type, cfg rest.DeclarativeValidationConfig) field.ErrorList {
+
+type declarativeStrategyFor struct{ strategyFor }
+
+func (s declarativeStrategyFor) ValidateDeclaratively(ctx context.Context, obj, oldObj runtime.Object, errs field.ErrorList, op operation.Type, cfg rest.DeclarativeValidationConfig) field.ErrorList {
 	return rest.ValidateDeclarativelyWithMigrationChecks(ctx, s.scheme, obj, oldObj, errs, op, cfg)
 }
-func (s strategyFor) DeclarativeValidationConfig(context.Context, runtime.Object, runtime.Object) rest.DeclarativeValidationConfig {
-	return rest.DeclarativeValidationConfig{}
+func (s declarativeStrategyFor) DeclarativeValidationConfig(context.Context, runtime.Object, runtime.Object) rest.DeclarativeValidationConfig {
+	return s.k.declarative()
 }
 
 // strictViolation turns a strict decoding error (sigs.k8s.io/json's, as

@@ -105,8 +105,10 @@ func BuiltinAPI(gvk schema.GroupVersionKind, v KubeVersion) APIStatus {
 		// An older cluster may still serve a version Kubernetes has since
 		// deleted, a newer one may add it: certain only for the release
 		// routeguard knows.
-		return APIStatus{Certain: v == LatestKubeVersion,
-			Detail: fmt.Sprintf("Kubernetes %s defines no %s %s", LatestKubeVersion, gvk.GroupVersion(), gvk.Kind)}
+		if v == LatestKubeVersion {
+			return APIStatus{Certain: true, Detail: "that release defines no such API version"}
+		}
+		return APIStatus{Detail: fmt.Sprintf("Kubernetes %s, the newest release routeguard knows, does not define it (an older release may still serve it)", LatestKubeVersion)}
 	}
 	obj, err := scheme.Scheme.New(gvk)
 	if err != nil {

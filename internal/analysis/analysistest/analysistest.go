@@ -21,6 +21,7 @@ type Case struct {
 	Files   []string // input files under testdata/
 	Context []string // files under testdata/ loaded as context objects
 	Want    []string // "CODE Kind ns/name", one per expected finding
+	Cluster analysis.Cluster
 }
 
 // Load decodes files (relative to testdata/) into a set.
@@ -49,7 +50,7 @@ func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			res := Analyze(t, a, tc.Files, tc.Context)
+			res := AnalyzeIn(t, a, tc.Files, tc.Context, tc.Cluster)
 			got := Keys(res.Findings)
 			want := slices.Clone(tc.Want)
 			slices.Sort(want)
@@ -69,7 +70,13 @@ func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 // Analyze runs a over files (and context files) and returns the result.
 func Analyze(t testing.TB, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
 	t.Helper()
-	opts := analysis.RunOptions{Set: Load(t, files...), Analyzers: []analysis.Analyzer{a}}
+	return AnalyzeIn(t, a, files, contextFiles, analysis.Cluster{})
+}
+
+// AnalyzeIn is Analyze for a target cluster.
+func AnalyzeIn(t testing.TB, a analysis.Analyzer, files, contextFiles []string, cluster analysis.Cluster) *analysis.Result {
+	t.Helper()
+	opts := analysis.RunOptions{Set: Load(t, files...), Analyzers: []analysis.Analyzer{a}, Cluster: cluster}
 	if len(contextFiles) > 0 {
 		opts.ContextSet = Load(t, contextFiles...)
 	}

@@ -62,20 +62,23 @@ func (APIVersions) Analyze(ctx context.Context, c *analysis.Context) error {
 
 func checkBuiltinVersion(c *analysis.Context, kv validate.KubeVersion, gvk schema.GroupVersionKind, o *manifest.Object) {
 	st := validate.BuiltinAPI(gvk, kv)
-	target := "Kubernetes " + kv.String()
-	if !kv.Known() {
-		target = "Kubernetes " + validate.LatestKubeVersion.String() + " (set --kube-version or KUBE_VERSION to the cluster's version)"
-	}
+	at := o.FieldSource("apiVersion")
 	switch {
+	case !st.Served && st.Certain:
+		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,
+			Message: fmt.Sprintf("%s %s is not served by Kubernetes %s: %s; the sync fails with \"no matches for kind\"",
+				gvk.GroupVersion(), gvk.Kind, kv, st.Detail)})
 	case !st.Served:
-		f := analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: o.FieldSource("apiVersion"),
-			Message: fmt.Sprintf("%s %s is not served by %s: %s; the sync fails with \"no matches for kind\"", gvk.GroupVersion(), gvk.Kind, target, st.Detail)}
-		if !st.Certain {
-			f.Severity = analysis.SeverityWarning // the cluster's version decides
+		// The cluster's version decides, and routeguard does not know it
+		// (or knows only that it is older than the data it has).
+		target := "set --kube-version or KUBE_VERSION to the cluster's version to make this certain"
+		if kv.Known() {
+			target = "check that Kubernetes " + kv.String() + " serves it"
 		}
-		c.Report(f)
+		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
+			Message: fmt.Sprintf("%s %s may not be served: %s; %s", gvk.GroupVersion(), gvk.Kind, st.Detail, target)})
 	case st.Deprecated:
-		c.Report(analysis.Finding{Code: analysis.CodeVersionDeprecated, Object: c.Ref(o), Source: o.FieldSource("apiVersion"),
+		c.Report(analysis.Finding{Code: analysis.CodeVersionDeprecated, Object: c.Ref(o), Source: at,
 			Message: fmt.Sprintf("%s %s is %s", gvk.GroupVersion(), gvk.Kind, st.Detail)})
 	}
 }
@@ -102,10 +105,12 @@ func checkCustomVersion(c *analysis.Context, cat *validate.Catalog, o *manifest.
 		if v.Deprecated {
 			msg := fmt.Sprintf("%s %s is deprecated by the %s", o.APIVersion, o.Kind, cand.Origin)
 			if v.DeprecationWarning != "" {
-				msg += ": " + v.DeprecationWarning
+				msg += ": " + strings.TrimSuffix(v.DeprecationWarning, ".")
 			}
-			c.Report(analysis.Finding{Code: analysis.CodeVersionDeprecated, Object: c.Ref(o), Source: at,
-				Message: msg + "; move to one of " + versions(cand.CRD)})
+			if others := undeprecated(cand.CRD); others != "" {
+				msg += "; move to " + others
+			}
+			c.Report(analysis.Finding{Code: analysis.CodeVersionDeprecated, Object: c.Ref(o), Source: at, Message: msg})
 		}
 		return
 	}
@@ -124,6 +129,17 @@ func versions(crd *validate.CRD) string {
 		return "no version"
 	}
 	return strings.Join(out, ", ")
+}
+
+// undeprecated lists a CRD's served versions that are not deprecated.
+func undeprecated(crd *validate.CRD) string {
+	var out []string
+	for _, name := range crd.ServedVersions() {
+		if v, _ := crd.Version(name); !v.Deprecated {
+			out = append(out, crd.Group+"/"+name)
+		}
+	}
+	return strings.Join(out, " or ")
 }
 
 // apiVersionSet turns Argo CD's KUBE_API_VERSIONS entries ("apps/v1",
