@@ -30,9 +30,10 @@ in the app directory or the repository root (or --config).`
 
 // analyzeFlags are the flags of analyze beyond the render flags.
 type analyzeFlags struct {
-	output string
-	failOn string
-	config string
+	output  string
+	failOn  string
+	config  string
+	cluster clusterFlags
 }
 
 func runAnalyze(ctx context.Context, env *Env, args []string) int {
@@ -43,6 +44,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) int {
 	fs.StringVarP(&af.output, "output", "o", "text", "report format: text, json, sarif, junit or gitlab")
 	fs.StringVar(&af.failOn, "fail-on", "", "lowest severity that fails the run: error, warning or never (default: failOn of .routeguard.yaml, else error)")
 	fs.StringVar(&af.config, "config", "", "path of the .routeguard.yaml to use (default: the app's, else the repository root's)")
+	fs.StringVar(&af.cluster.crdDir, "crd-dir", "", "validate custom resources against the CRDs in this directory (the cluster's; they take precedence over the bundled ones)")
+	fs.StringVar(&af.cluster.gatewayAPIChannel, "gateway-api-channel", "", "Gateway API channel of the cluster's CRDs: standard or experimental (default: not known; what only experimental accepts is a warning)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -147,9 +150,13 @@ func analyzePath(ctx context.Context, env *Env, rf *renderFlags, af *analyzeFlag
 	if err != nil {
 		return nil, err
 	}
+	cluster, err := clusterOf(env, rf.kubeVersion, af.cluster)
+	if err != nil {
+		return nil, err
+	}
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
-		Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: defaultNS})
+		Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: defaultNS, Cluster: cluster})
 	settled()
 	if err != nil {
 		return nil, err

@@ -136,9 +136,13 @@ func cmpGenerate(ctx context.Context, env *Env, renderOnly bool) cmpOutcome {
 		if err != nil {
 			return cmpFail(ExitError, "%v", err)
 		}
+		cluster, err := clusterOf(env, "", clusterFlags{}) // KUBE_VERSION, KUBE_API_VERSIONS from Argo CD
+		if err != nil {
+			return cmpFail(ExitError, "%v", err)
+		}
 		settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 		res, err := analysis.Run(ctx, analysis.RunOptions{Set: set, ContextSet: ctxSet, Config: settings,
-			Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: app.opts.Helm.Namespace})
+			Analyzers: append(registry.All(), session.Analyzers()...), DefaultNamespace: app.opts.Helm.Namespace, Cluster: cluster})
 		settled()
 		if err != nil {
 			return cmpFail(ExitError, "analyzing %s: %v", app.label, err)
