@@ -11,7 +11,6 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/istioroutes"
 	"github.com/routeguard/routeguard/internal/analysis/policy"
 	"github.com/routeguard/routeguard/internal/analysis/schema"
-	"github.com/routeguard/routeguard/internal/analysis/validation"
 )
 
 // Builtin returns the built-in analyzers, sorted by name.
@@ -22,7 +21,7 @@ func Builtin() []analysis.Analyzer {
 	as = append(as, istioroutes.Analyzers()...)
 	as = append(as, policy.Analyzers()...)
 	as = append(as, schema.Analyzers()...)
-	as = append(as, validation.Analyzers()...)
+	as = append(as, validationAnalyzers()...)
 	analysis.SortAnalyzers(as)
 	return as
 }
