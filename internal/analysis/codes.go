@@ -66,9 +66,9 @@ var catalog = []Code{
 	{ID: CodeUnresolvedOutside, Severity: SeverityWarning, Title: "reference cannot be checked",
 		Description: "An object refers to an object in a namespace this app does not render, so routeguard cannot tell whether it exists. Name the path that renders that namespace in contextPaths of .routeguard.yaml, or suppress the finding for this object."},
 	{ID: CodeMalformed, Severity: SeverityError, Title: "object does not decode as its kind", Retired: true,
-		Description: "Retired: a field of the wrong type is now reported by the API server's own validation, as RG5001 for custom resources (their CRD's schema) and RG5006 for built-in kinds. It was reported from the Go types of 20 kinds (schema.Types), which the validation analyzers replace for every kind with a schema."},
+		Description: "Retired: a field of the wrong type is now reported by the API server's own validation, as RG5001 for custom resources (their CRD's schema) and RG5006 for built-in kinds. It was reported from the Go types of 16 kinds (schema.Types), which the validation analyzers replace for every kind with a schema."},
 	{ID: CodeUnknownField, Severity: SeverityError, Title: "unknown field", Retired: true,
-		Description: "Retired: an unknown field is now RG5005, reported for every kind with a schema (custom resources through their CRD's structural schema, built-in kinds through strict decoding), as the API server's strict field validation does. It was reported from the Go types of 20 kinds (schema.Types)."},
+		Description: "Retired: an unknown field is now RG5005, reported for every kind with a schema (custom resources through their CRD's structural schema, built-in kinds through strict decoding), as the API server's strict field validation does. It was reported from the Go types of 16 kinds (schema.Types)."},
 	{ID: CodeEmptySpec, Severity: SeverityError, Title: "empty spec",
 		Description: "The object has no spec, or a spec without the fields its kind requires. Fill in the spec."},
 
@@ -151,7 +151,7 @@ var catalog = []Code{
 	{ID: CodeNotFullyValidated, Severity: SeverityWarning, Title: "object not fully validated",
 		Description: "Part of the validation could not run: the CRD does not parse or its schema is not structural, or one of its CEL rules does not compile with routeguard's CEL environment (k8s.io/apiextensions-apiserver v0.37.1). The rest of the object was checked."},
 	{ID: CodeExperimentalChannel, Severity: SeverityWarning, Title: "needs Gateway API's experimental channel",
-		Description: "The object is valid only with the experimental channel of the Gateway API CRDs (a field or version the standard channel lacks). A cluster running the standard channel rejects it. Tell routeguard which channel the cluster runs (the Gateway API channel setting, or the cluster's CRDs with --crd-dir) to make this an error or silence it."},
+		Description: "The object is valid only with the experimental channel of the Gateway API CRDs (a field or version the standard channel lacks). A cluster running the standard channel rejects it. Tell routeguard which channel the cluster runs (--gateway-api-channel, or the cluster's CRDs with --crd-dir) to make this an error or silence it."},
 }
 
 var catalogByID = func() map[string]Code {

@@ -112,13 +112,28 @@ func (c *CRD) ServedVersions() []string {
 // NamespaceScoped reports whether objects of the CRD live in namespaces.
 func (c *CRD) NamespaceScoped() bool { return c.Scope != string(apiextensionsv1.ClusterScoped) }
 
+// Compile builds what validating objects of version needs (structural
+// schema, OpenAPI validator, CEL programs), once; ValidateCustomResource
+// does it on first use. An error means the version cannot be validated.
+func (c *CRD) Compile(version string) error {
+	_, err := c.compile(version)
+	return err
+}
+
 // compile returns the compiled version, building it once.
 func (c *CRD) compile(version string) (*compiled, error) {
 	o, ok := c.compiled[version]
 	if !ok {
 		return nil, fmt.Errorf("%s: CustomResourceDefinition %s has no version %s", c.Origin, c.Plural+"."+c.Group, version)
 	}
-	o.once.Do(func() { o.v, o.err = c.build(version) })
+	o.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				o.v, o.err = nil, fmt.Errorf("%s: compiling CustomResourceDefinition %s version %s failed: %v", c.Origin, c.Plural+"."+c.Group, version, r)
+			}
+		}()
+		o.v, o.err = c.build(version)
+	})
 	return o.v, o.err
 }
 

@@ -3,7 +3,9 @@ package validation
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -35,9 +37,45 @@ func (CustomResources) Analyze(ctx context.Context, c *analysis.Context) error {
 			objs = append(objs, o)
 		}
 	}
+	compileAhead(ctx, cat, objs)
 	return each(ctx, objs, func(o *manifest.Object) error {
 		return checkCustomResource(ctx, c, cat, o)
 	})
+}
+
+// compileAhead compiles the CRD versions the objects need, concurrently:
+// compiling a CRD's CEL rules is the costliest step of a small app's
+// validation, and the workers would otherwise meet each CRD one after the
+// other. Errors are reported when the objects are validated.
+func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.Object) {
+	type need struct {
+		crd     *validate.CRD
+		version string
+	}
+	seen := map[need]bool{}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, o := range objs {
+		cands := cat.Lookup(o.Group(), o.Kind)
+		i := served(cands, o.Version())
+		if i < 0 {
+			continue
+		}
+		n := need{cands[i].CRD, o.Version()}
+		if seen[n] || ctx.Err() != nil {
+			continue
+		}
+		seen[n] = true
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_ = n.crd.Compile(n.version) // an error is reported with the objects
+
+		}()
+	}
+	wg.Wait()
 }
 
 func checkCustomResource(ctx context.Context, c *analysis.Context, cat *validate.Catalog, o *manifest.Object) error {
