@@ -51,6 +51,9 @@ type Request struct {
 	// Analyzers run in process besides the built-in ones (the benchmark
 	// binary links Istio's analyzers in this way).
 	Analyzers []analysis.Analyzer
+	// Cluster is what is known of the target cluster (Kubernetes version,
+	// API versions, its CRDs) for the validation analyzers.
+	Cluster analysis.Cluster
 }
 
 // Substitution is a set of postBuild variables.
@@ -168,7 +171,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	analyzers = append(analyzers, session.Analyzers()...)
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace})
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Cluster: req.Cluster})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)
