@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/routing"
+
 	"github.com/routeguard/routeguard/internal/yamlout"
 	"sigs.k8s.io/yaml"
 )
@@ -18,10 +20,7 @@ var argocdFS embed.FS
 // Argo CD records per-resource health; on Argo CD 3.x by default their
 // presence in a Degraded application does) and whose presence makes an
 // application a routing application (on-sync-succeeded).
-var RoutingKinds = []string{
-	"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute", "Gateway",
-	"VirtualService", "DestinationRule", "ServiceEntry", "Ingress",
-}
+var RoutingKinds = routing.KindNames(routing.Alerted)
 
 // WebhookServiceName is the name of the webhook service for Slack incoming
 // webhooks (service.webhook.<name>); templates carry a body for it.

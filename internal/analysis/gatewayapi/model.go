@@ -2,31 +2,28 @@ package gatewayapi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/routeguard/routeguard/internal/routing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
-// routeKinds are the route kinds the analyzers check.
-var routeKinds = []string{"GRPCRoute", "HTTPRoute", "TCPRoute", "TLSRoute", "UDPRoute"}
-
-// routes returns every rendered route, in set order, kinds sorted.
+// routes returns every rendered route (routing.GatewayAPIRoutes), in set
+// order, kinds sorted.
 func routes(c *analysis.Context) []*manifest.Object {
 	var out []*manifest.Object
-	for _, k := range routeKinds {
-		out = append(out, c.Objects().ByKind(Group, k)...)
+	for _, gk := range routing.GatewayAPIRoutes {
+		out = append(out, c.Objects().ByKind(gk.Group, gk.Kind)...)
 	}
 	return out
 }
 
 func routeInputs() []manifest.GroupKind {
-	out := make([]manifest.GroupKind, 0, len(routeKinds))
-	for _, k := range routeKinds {
-		out = append(out, manifest.GroupKind{Group: Group, Kind: k})
-	}
-	return out
+	return slices.Clone(routing.GatewayAPIRoutes)
 }
 
 // listener is one entry of a Gateway's spec.listeners.
