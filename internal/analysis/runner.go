@@ -18,6 +18,15 @@ type RunOptions struct {
 	Config           Settings      // severity overrides and suppressions
 	Analyzers        []Analyzer    // what to run (registry.All() for everything)
 	DefaultNamespace string        // namespace of objects that name none ("default" if empty)
+	// Unrendered lists where objects may exist that routeguard could not
+	// render (a HelmRelease whose chart could not be fetched, a Flux
+	// Kustomization from another source): references into these scopes are
+	// RG0001 "cannot be checked", never errors.
+	Unrendered []UnrenderedScope
+	// Prior are findings of the stage before the analysis (a Flux tree
+	// build's failures): settled with the analyzers' findings (severity
+	// overrides, suppressions, order). Their codes must be in the catalog.
+	Prior []Finding
 }
 
 // Result is the outcome of a run.
@@ -45,6 +54,7 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 		return nil, err
 	}
 	c := NewContext(opts.Set, opts.ContextSet, opts.DefaultNamespace)
+	c.unrendered = slices.Clone(opts.Unrendered)
 	analyzers := slices.Clone(opts.Analyzers)
 	SortAnalyzers(analyzers)
 
@@ -83,7 +93,7 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	findings, err := c.settle(c.findings(), opts.Config, res)
+	findings, err := c.settle(append(c.findings(), opts.Prior...), opts.Config, res)
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,16 @@ type Request struct {
 	// Analyzers run in process besides the built-in ones (the benchmark
 	// binary links Istio's analyzers in this way).
 	Analyzers []analysis.Analyzer
+	// Unrendered says where objects may exist that the front door could
+	// not render (a Flux Kustomization from another repository, a
+	// HelmRelease whose chart could not be fetched): references into these
+	// scopes are "cannot check" (RG0001), never errors.
+	Unrendered []analysis.UnrenderedScope
+	// Prior are the findings of a tree build (failed Kustomizations and
+	// HelmReleases, dependsOn cycles, RG0100 when nothing was checked):
+	// reported with the analysis' findings, under the same severity
+	// overrides and suppressions.
+	Prior []analysis.Finding
 }
 
 // Substitution is a set of postBuild variables.
@@ -171,7 +181,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	analyzers = append(analyzers, session.Analyzers()...)
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace})
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered, Prior: req.Prior})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)
