@@ -51,7 +51,7 @@ func NothingChecked(set *manifest.Set, what ObjectRef, src manifest.Source, notB
 		msg = fmt.Sprintf("the build produced %d objects and not one routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry)", n)
 	}
 	if notBuilt > 0 {
-		msg += fmt.Sprintf("; %d objects of the tree were not built (see the notices)", notBuilt)
+		msg += fmt.Sprintf("; %d objects of the tree were skipped or failed to build", notBuilt)
 	}
 	msg += ", so there was nothing to check; check the path and the skipped sources, or set " + CodeNothingChecked + " to info in .routeguard.yaml where that is expected"
 	return Finding{Code: CodeNothingChecked, Message: msg, Object: what, Source: src, Analyzer: "build"}, true

@@ -56,6 +56,10 @@ type Request struct {
 	// HelmRelease whose chart could not be fetched): references into these
 	// scopes are "cannot check" (RG0001), never errors.
 	Unrendered []analysis.UnrenderedScope
+	// ContextObjects resolve references besides the configuration's
+	// context paths and are never reported on (the rest of a Flux tree when
+	// one Kustomization of it is analyzed).
+	ContextObjects *manifest.Set
 	// Prior are the findings of a tree build (failed Kustomizations and
 	// HelmReleases, dependsOn cycles, RG0100 when nothing was checked):
 	// reported with the analysis' findings, under the same severity
@@ -162,6 +166,15 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	ctxSet, err := renderContext(ctx, cfg, out.RepoRoot, ctxOpts)
 	if err != nil {
 		return err
+	}
+	if req.ContextObjects != nil {
+		for _, o := range req.ContextObjects.Objects() {
+			if _, dup := ctxSet.Get(o.Key()); !dup {
+				if err := ctxSet.Add(o); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	settings, err := Settings(cfg)
 	if err != nil {
