@@ -199,10 +199,10 @@ func (c *Context) Reportf(o *manifest.Object, code, format string, a ...any) {
 // ReportOutside reports (RG0001) that o refers, as what, to target in a
 // namespace this app does not render, so the reference cannot be checked.
 func (c *Context) ReportOutside(o *manifest.Object, what string, target manifest.Key) {
-	if u, ok := c.unrenderedScope(manifest.GroupKind{Group: target.Group, Kind: target.Kind}, target.Namespace); ok {
+	if why, ok := c.unrenderedReason(target); ok {
 		c.Reportf(o, CodeUnresolvedOutside,
 			"%s %s cannot be checked: it may be among the objects routeguard could not render (%s); render that source to check it, or suppress %s for this object",
-			what, target, u.Reason, CodeUnresolvedOutside)
+			what, target, why, CodeUnresolvedOutside)
 		return
 	}
 	c.Reportf(o, CodeUnresolvedOutside,

@@ -1,6 +1,11 @@
 package analysis
 
-import "github.com/routeguard/routeguard/internal/manifest"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
 
 // UnrenderedScope names objects that may exist although routeguard could
 // not render them: what a HelmRelease whose chart could not be fetched, or
@@ -47,6 +52,32 @@ func (c *Context) unrenderedScope(gk manifest.GroupKind, ns string) (UnrenderedS
 		}
 	}
 	return UnrenderedScope{}, false
+}
+
+// unrenderedReason says which unrendered scopes may hold target: the one
+// whose reason names the target's name, else the first, and how many more.
+func (c *Context) unrenderedReason(target manifest.Key) (string, bool) {
+	gk := manifest.GroupKind{Group: target.Group, Kind: target.Kind}
+	var covering []UnrenderedScope
+	for _, u := range c.unrendered {
+		if u.Covers(gk, target.Namespace) {
+			covering = append(covering, u)
+		}
+	}
+	if len(covering) == 0 {
+		return "", false
+	}
+	best := covering[0]
+	for _, u := range covering {
+		if strings.Contains(u.Reason, "/"+target.Name+" ") {
+			best = u
+			break
+		}
+	}
+	if n := len(covering) - 1; n > 0 {
+		return fmt.Sprintf("%s; and %d more", best.Reason, n), true
+	}
+	return best.Reason, true
 }
 
 // unrenderedNamespace reports whether an unrendered scope may hold objects

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/fluxcd/pkg/sourceignore"
+	"github.com/fluxcd/pkg/sourceignore/gitignore"
 	swapi "github.com/fluxcd/source-watcher/api/v2/v1beta1"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,7 +63,7 @@ func (b *builder) assemble(ref SourceKey) (*origin, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &origin{dir: stage, ignore: strings.ReplaceAll(vcsIgnore, ",", "\n"), name: fmt.Sprintf("ExternalArtifact %s/%s (ArtifactGenerator %s)", ref.Namespace, ref.Name, gen), files: map[string]string{}}
+	o := &origin{dir: stage, name: fmt.Sprintf("ExternalArtifact %s/%s (ArtifactGenerator %s)", ref.Namespace, ref.Name, gen), files: map[string]string{}}
 	for i, op := range out.Copy {
 		if err := copyOperation(op, origins, o); err != nil {
 			return nil, fmt.Errorf("ArtifactGenerator %s (%s): spec.artifacts[%s].copy[%d] (from %q to %q): %w", gen, gen.Source, out.Name, i, op.From, op.To, err)
@@ -121,7 +123,7 @@ func copyOperation(op swapi.CopyOperation, origins map[string]*origin, dst *orig
 		return err
 	}
 	defer root.Close()
-	c := copier{op: op, src: src, fsys: root.FS(), dst: dst}
+	c := copier{op: op, src: src, fsys: root.FS(), dst: dst, skip: sourceignore.NewDefaultMatcher(nil, nil)}
 	if !strings.ContainsAny(pattern, "*?[]") {
 		p := path.Clean(pattern)
 		fi, err := fs.Stat(c.fsys, p)
@@ -182,6 +184,9 @@ type copier struct {
 	src  *origin
 	fsys fs.FS
 	dst  *origin
+	// skip: what the artifact's archive leaves out (source-watcher archives
+	// with source-controller's default exclusions).
+	skip gitignore.Matcher
 }
 
 func (c copier) tree(from, to, base string) error {
@@ -209,6 +214,9 @@ func (c copier) tree(from, to, base string) error {
 func (c copier) file(from, to string) error {
 	if !filepath.IsLocal(filepath.FromSlash(to)) {
 		return fmt.Errorf("destination %q leads outside the artifact", to)
+	}
+	if c.skip.Match(strings.Split(to, "/"), false) {
+		return nil
 	}
 	data, err := fs.ReadFile(c.fsys, from)
 	if err != nil {

@@ -45,7 +45,7 @@ func (b *builder) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Ob
 		return nil, err
 	}
 	if cs.origin != nil && cs.origin.self {
-		n.Dir = cs.dir
+		n.Dir = cs.origin.realDir(cs.dir)
 	}
 	values, unread, err := b.helmValues(n, hr)
 	if err != nil {
@@ -133,7 +133,7 @@ func (b *builder) helmValues(n *Node, hr *helmv2.HelmRelease) (map[string]any, [
 				unread = append(unread, b.unreadValues(n, where, "ConfigMap", key, "not in the repository"))
 			}
 		case "Secret":
-			if maker, ok := b.state.made[key]; ok {
+			if maker, ok := b.state.madeBy(key.ns, key.name); ok {
 				if !r.Optional {
 					unread = append(unread, b.unreadValues(n, where, "Secret", key, "made in the cluster by "+maker))
 				}

@@ -57,9 +57,9 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 		return nil, err
 	}
 	if o.self {
-		n.Dir = dirPath
+		n.Dir = o.realDir(dirPath)
 	}
-	gen := fluxkustomize.NewGeneratorWithIgnore(o.dir, o.ignore, unstructured.Unstructured{Object: body})
+	gen := fluxkustomize.NewGenerator(o.dir, unstructured.Unstructured{Object: body})
 	data, kfile, _, err := gen.GenerateManifest(dirPath)
 	if err != nil {
 		return nil, fmt.Errorf("generating the kustomization for spec.path %s: %w", ks.Spec.Path, err)
@@ -78,7 +78,7 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 		return nil, err
 	}
 	kabs, _ := filepath.Abs(kfile)
-	resMap, err := fluxkustomize.Build(overlayFS{FileSystem: base, path: kabs, data: data}, dirPath)
+	resMap, err := kustomizeBuild(overlayFS{FileSystem: base, path: kabs, data: data}, dirPath)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build of spec.path %s failed: %w", ks.Spec.Path, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
@@ -88,7 +87,7 @@ func runKustomize(k kustypes.Kustomization, manifests []byte) ([]byte, error) {
 	if err := fs.WriteFile("kustomization.yaml", data); err != nil {
 		return nil, err
 	}
-	resMap, err := fluxkustomize.Build(fs, ".")
+	resMap, err := kustomizeBuild(fs, ".")
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func (b *builder) refsReady(refs []map[string]any, ns string) bool {
 		if _, ok := b.state.lookup(kind, ns, name); ok {
 			continue
 		}
-		if _, ok := b.state.made[nsName{ns, name}]; ok && kind == "Secret" {
+		if _, ok := b.state.madeBy(ns, name); ok && kind == "Secret" {
 			continue
 		}
 		return false

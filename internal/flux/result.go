@@ -93,9 +93,9 @@ func (b *builder) result() *Result {
 	for _, n := range order {
 		switch n.Status {
 		case Skipped:
-			n.Unrendered = b.unrendered(n, n.Reason)
+			n.Unrendered = b.unrendered(n, "was not built here ("+n.SkipKind+")")
 		case Failed:
-			n.Unrendered = b.unrendered(n, "it fails to build")
+			n.Unrendered = b.unrendered(n, "fails to build")
 		}
 		r.Unrendered = append(r.Unrendered, n.Unrendered...)
 	}
@@ -183,7 +183,7 @@ func (n *Node) finding(code, msg string) analysis.Finding {
 // HelmRelease's release namespace (and cluster-scoped kinds), a
 // Kustomization's targetNamespace, else any namespace.
 func (b *builder) unrendered(n *Node, why string) []analysis.UnrenderedScope {
-	reason := fmt.Sprintf("%s was not built: %s", n.Object, why)
+	reason := fmt.Sprintf("%s %s", n.Object, why)
 	spec := n.Object.Body["spec"]
 	tns, _ := fieldString(spec, "targetNamespace")
 	if !n.IsKustomization() {

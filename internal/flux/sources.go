@@ -9,18 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fluxcd/pkg/sourceignore"
-
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
 // origin is a local directory holding a source's content.
 type origin struct {
-	dir    string // absolute
-	ignore string // what source-controller leaves out of the artifact
-	self   bool   // this checkout
-	name   string // how messages name it
+	dir  string // absolute: the source's artifact as the controllers see it
+	real string // the directory it was made from ("" for an assembled artifact)
+	self bool   // this checkout
+	name string // how messages name it
 	// files maps a path relative to dir to the path shown to users (for an
 	// artifact assembled from this checkout); nil: prefix applies.
 	files map[string]string
@@ -29,7 +27,6 @@ type origin struct {
 	prefix string
 }
 
-var vcsIgnore = sourceignore.ExcludeVCS
 
 // skipError says a node cannot be built here, and why; it is an explicit
 // result, not a failure: the controller could build it.
@@ -44,27 +41,16 @@ func skip(kind, format string, a ...any) error {
 	return &skipError{kind: kind, reason: fmt.Sprintf(format, a...)}
 }
 
-// defaultIgnore is source-controller's exclusion list when a GitRepository
-// sets no spec.ignore: VCS files, CI files, images and archives.
-var defaultIgnore = strings.ReplaceAll(strings.Join([]string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ","), ",", "\n")
-
-// ignoreOf returns the patterns a GitRepository leaves out of its artifact:
-// VCS files always, then spec.ignore when set, else the defaults.
-func ignoreOf(gr *manifest.Object) string {
-	if gr != nil {
-		if ig, ok := field.Get(gr.Body, "spec", "ignore").(string); ok {
-			return strings.ReplaceAll(sourceignore.ExcludeVCS, ",", "\n") + "\n" + ig
-		}
-	}
-	return defaultIgnore
-}
-
 // originOf resolves a sourceRef: a mapped directory, this checkout, an
 // artifact assembled from this checkout; else a skip naming the source.
 func (b *builder) originOf(ref SourceKey) (*origin, error) {
 	if dir, ok := b.mapped[ref]; ok {
 		gr, _ := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
-		o := &origin{dir: dir, ignore: ignoreOf(gr), self: dir == b.root, name: "--source " + ref.String()}
+		art, err := b.sourceArtifact(dir, gr)
+		if err != nil {
+			return nil, err
+		}
+		o := &origin{dir: art, real: dir, self: dir == b.root, name: "--source " + ref.String()}
 		if o.self {
 			o.name = "this checkout"
 		} else if rel, err := filepath.Rel(b.root, dir); err == nil {
@@ -78,7 +64,11 @@ func (b *builder) originOf(ref SourceKey) (*origin, error) {
 	case "GitRepository":
 		gr, declared := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
 		if b.isSelf(ref, gr) {
-			return &origin{dir: b.root, ignore: ignoreOf(gr), self: true, name: "this checkout"}, nil
+			art, err := b.sourceArtifact(b.root, gr)
+			if err != nil {
+				return nil, err
+			}
+			return &origin{dir: art, real: b.root, self: true, name: "this checkout"}, nil
 		}
 		if !declared {
 			return nil, skip("GitRepository not in the tree",
@@ -197,4 +187,17 @@ func (o *origin) display(rel string) string {
 		return path.Join(o.prefix, rel)
 	}
 	return rel
+}
+
+// realDir maps a directory of the artifact back to the checkout it was
+// made from ("" when there is none).
+func (o *origin) realDir(p string) string {
+	if o.real == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(o.dir, p)
+	if err != nil || !(filepath.IsLocal(rel) || rel == ".") {
+		return ""
+	}
+	return filepath.Join(o.real, rel)
 }

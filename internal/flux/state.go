@@ -55,6 +55,23 @@ func (s *state) noteMaker(o *manifest.Object) {
 			name = o.Name
 		}
 		s.made[nsName{ns, name}] = "ExternalSecret " + o.Namespace + "/" + o.Name
+	case manifest.GroupKind{Group: "external-secrets.io", Kind: "ClusterExternalSecret"}:
+		// One ExternalSecret per selected namespace: taken as every
+		// namespace listed, else any.
+		name := field.String(o.Body, "spec", "externalSecretSpec", "target", "name")
+		if name == "" {
+			name = field.String(o.Body, "spec", "externalSecretName")
+		}
+		if name == "" {
+			name = o.Name
+		}
+		nss := field.Strings(o.Body, "spec", "namespaces")
+		if len(nss) == 0 {
+			nss = []string{"*"}
+		}
+		for _, n := range nss {
+			s.made[nsName{n, name}] = "ClusterExternalSecret " + o.Name
+		}
 	case manifest.GroupKind{Group: "bitnami.com", Kind: "SealedSecret"}:
 		name := field.String(o.Body, "spec", "template", "metadata", "name")
 		if name == "" {
@@ -68,6 +85,16 @@ func (s *state) noteMaker(o *manifest.Object) {
 			s.made[nsName{ns, o.Name}] = "SOPS (kustomize-controller decrypts it; routeguard cannot)"
 		}
 	}
+}
+
+// madeBy says what makes the Secret ns/name in the cluster ("" when
+// nothing the tree applies does).
+func (s *state) madeBy(ns, name string) (string, bool) {
+	if m, ok := s.made[nsName{ns, name}]; ok {
+		return m, true
+	}
+	m, ok := s.made[nsName{"*", name}]
+	return m, ok
 }
 
 // lookup finds a ConfigMap or Secret as the cluster would hold it in ns

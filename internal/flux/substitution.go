@@ -14,6 +14,7 @@ import (
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/substitute"
 )
@@ -60,9 +61,20 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 		key := nsName{ks.Namespace, ref.Name}
 		nn := substitute.NamespacedName{Namespace: key.ns, Name: key.name}
 		where := fmt.Sprintf("spec.postBuild.substituteFrom[%d]", i)
+		// A Kustomization may apply its own substituteFrom source (the
+		// cluster holds it from the previous reconcile).
+		lookup := func(kind string) (*manifest.Object, bool) {
+			if obj, ok := b.state.lookup(kind, key.ns, key.name); ok {
+				return obj, true
+			}
+			if obj, ok := set.Lookup("", kind, key.ns, key.name); ok {
+				return obj, true
+			}
+			return set.Lookup("", kind, "", key.name)
+		}
 		switch ref.Kind {
 		case "ConfigMap":
-			if obj, ok := b.state.lookup("ConfigMap", key.ns, key.name); ok {
+			if obj, ok := lookup("ConfigMap"); ok {
 				data := configMapData(obj)
 				src.ConfigMaps[nn] = data
 				for k := range data {
@@ -71,11 +83,15 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 				continue
 			}
 		case "Secret":
-			if maker, ok := b.state.made[key]; ok {
+			if maker, ok := b.state.madeBy(key.ns, key.name); ok {
 				unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "made in the cluster by " + maker})
 				continue
 			}
-			if obj, ok := b.state.lookup("Secret", key.ns, key.name); ok {
+			if obj, ok := lookup("Secret"); ok && field.Has(obj.Body, "sops") {
+				unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "SOPS-encrypted (" + obj.Source.String() + "; kustomize-controller decrypts it, routeguard cannot)"})
+				continue
+			}
+			if obj, ok := lookup("Secret"); ok && !field.Has(obj.Body, "sops") {
 				data, err := secretData(obj)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", where, err)

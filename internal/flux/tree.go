@@ -273,7 +273,9 @@ func (b *builder) merge(n *Node) {
 	}
 	for _, o := range n.Objects {
 		if prev := b.state.add(n, o); prev != nil {
-			if prev != n {
+			// A Kustomization that applies its own object (kept in its
+			// path) is not a conflict.
+			if prev != n && o.Key() != n.Key() {
 				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
 			}
 			continue
