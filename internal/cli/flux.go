@@ -107,16 +107,15 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		return fail("%v", err)
 	}
 	progress.done(res)
-	objects, ctxObjects := res.Objects, (*manifest.Set)(nil)
+	objects, ctxObjects, prior := res.Objects, (*manifest.Set)(nil), res.Findings
 	if f.name != "" {
 		nodes, in, rest := res.Select(f.name, f.namespace)
 		if nodes == nil {
 			return fail("no Kustomization or HelmRelease named %q%s in the tree built from %s", f.name, inNamespace(f.namespace), path)
 		}
-		objects, ctxObjects = in, rest
+		objects, ctxObjects, prior = in, rest, res.FindingsOf(nodes)
 	}
-	prior := res.Findings
-	if res.Root != nil {
+	if res.Root != nil && f.analyze {
 		if nf, ok := analysis.NothingChecked(objects, analysis.RefOf(res.Root.Object), res.Root.Object.Source, res.Stats.Skipped+res.Stats.Failed); ok {
 			prior = append(prior, nf)
 		}

@@ -263,3 +263,23 @@ func SubstituteVariable(ks *manifest.Object, name string) (string, bool) {
 	v, ok := field.Map(ks.Body, "spec", "postBuild", "substitute")[name].(string)
 	return v, ok
 }
+
+// FindingsOf returns the build findings about the given nodes and the
+// objects they apply (for --name: the rest of the tree only resolves
+// references, its own failures are not the selected object's).
+func (r *Result) FindingsOf(nodes []*Node) []analysis.Finding {
+	refs := map[analysis.ObjectRef]bool{}
+	for _, n := range nodes {
+		refs[analysis.RefOf(n.Object)] = true
+		for _, o := range n.Objects {
+			refs[analysis.RefOf(o)] = true
+		}
+	}
+	var out []analysis.Finding
+	for _, f := range r.Findings {
+		if refs[f.Object] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
