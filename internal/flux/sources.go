@@ -27,7 +27,6 @@ type origin struct {
 	prefix string
 }
 
-
 // skipError says a node cannot be built here, and why; it is an explicit
 // result, not a failure: the controller could build it.
 type skipError struct {
