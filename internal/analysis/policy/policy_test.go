@@ -8,7 +8,7 @@ import (
 
 func TestPlainSecrets(t *testing.T) {
 	analysistest.Run(t, PlainSecrets{}, []analysistest.Case{
-		{Name: "data and stringData fire, empty and sealed do not", Files: []string{"secrets.yaml"},
+		{Name: "data and stringData fire, empty, sealed and SOPS-encrypted do not", Files: []string{"secrets.yaml"},
 			Want: []string{"RG4001 Secret shop/db", "RG4001 Secret shop/token"}},
 		{Name: "no secrets", Files: []string{"images_ok.yaml"}},
 	})

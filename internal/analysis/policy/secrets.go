@@ -9,7 +9,7 @@ import (
 )
 
 // PlainSecrets finds Secrets carrying data in the rendered output: their
-// values sit in Git in plain base64.
+// values sit in Git in plain base64. SOPS-encrypted Secrets are not plain.
 type PlainSecrets struct{}
 
 // Metadata implements analysis.Analyzer.
@@ -28,7 +28,7 @@ func (PlainSecrets) Analyze(ctx context.Context, c *analysis.Context) error {
 			return err
 		}
 		n := len(field.Map(s.Body, "data")) + len(field.Map(s.Body, "stringData"))
-		if n == 0 {
+		if n == 0 || analysis.SOPSEncrypted(s) {
 			continue
 		}
 		c.Reportf(s, analysis.CodePlainSecret,

@@ -75,6 +75,9 @@ func check(c *analysis.Context, o *manifest.Object, into any) {
 	for _, e := range strict {
 		msg := e.Error()
 		if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+			if m[1] == "sops" && analysis.SOPSEncrypted(o) {
+				continue // decrypted (and dropped) before it is applied
+			}
 			c.Reportf(o, analysis.CodeUnknownField,
 				"%s is not a field of %s %s (a typo or a wrong indentation?); kubectl and Argo CD reject it with strict validation; remove or correct it",
 				m[1], o.APIVersion, o.Kind)
