@@ -78,7 +78,16 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 		return nil, err
 	}
 	kabs, _ := filepath.Abs(kfile)
-	resMap, err := kustomizeBuild(overlayFS{FileSystem: base, path: kabs, data: data}, dirPath)
+	var fsys filesys.FileSystem = overlayFS{FileSystem: base, path: kabs, data: data}
+	var offline *offlineFS
+	if !b.opts.AllowNetwork {
+		offline = &offlineFS{FileSystem: fsys, display: func(p string) string { return o.display(mustRel(o.dir, p)) }}
+		fsys = offline
+	}
+	resMap, err := kustomizeBuild(fsys, dirPath)
+	if offline != nil && offline.refusal() != "" {
+		return nil, skip("remote base needs the network", "spec.path %s: %s, which routeguard does not fetch offline; pass --allow-network, or vendor it into the repository", ks.Spec.Path, offline.refusal())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build of spec.path %s failed: %w", ks.Spec.Path, err)
 	}

@@ -2,10 +2,14 @@ package flux
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -362,5 +366,41 @@ func TestBuildTreeDeterministic(t *testing.T) {
 			t.Fatalf("run %d differs:\n%v\nvs\n%v", i, keys, prev)
 		}
 		prev = keys
+	}
+}
+
+// TestBuildTreeRemoteBase: a remote resource is never fetched without
+// AllowNetwork (the node is skipped, naming the file and the resource);
+// with it, Kustomize fetches it (here from loopback).
+func TestBuildTreeRemoteBase(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: remote, namespace: web}\n")
+	}))
+	defer srv.Close()
+	files := maps2(homeLab)
+	files["apps/web/nullpb/app/kustomization.yaml"] = "resources: [cm.yaml, " + srv.URL + "/remote.yaml]\n"
+	root := writeRepo(t, files)
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("offline build reached the network (%d requests)", hits.Load())
+	}
+	f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb")
+	if len(f) != 1 || !strings.Contains(f[0].Message, `apps/web/nullpb/app/kustomization.yaml lists the remote resources "`+srv.URL+`/remote.yaml"`) || !strings.Contains(f[0].Message, "--allow-network") {
+		t.Errorf("remote base offline: %+v", f)
+	}
+	if res.Stats.SkippedBy["remote base needs the network"] != 1 {
+		t.Errorf("summary: %s", res.Stats.Summary())
+	}
+	res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), AllowNetwork: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "remote"); !ok || hits.Load() == 0 {
+		t.Errorf("with the network the remote resource was not built (%d requests)", hits.Load())
 	}
 }

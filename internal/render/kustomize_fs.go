@@ -208,3 +208,7 @@ func isRemoteRef(s string) bool {
 	}
 	return false
 }
+
+// IsRemoteRef reports whether a kustomization's resources/bases/components
+// entry is remote (a URL, a git address, a host-prefixed repository path).
+func IsRemoteRef(s string) bool { return isRemoteRef(s) }
