@@ -173,7 +173,24 @@ func dependsOnOf(o *manifest.Object) []manifest.Key {
 func (b *builder) run(ctx context.Context) error {
 	workers := cmp.Or(b.opts.Workers, runtime.GOMAXPROCS(0))
 	done := 0
-	for done < len(b.nodes) {
+	retried := map[*Node]bool{}
+	for {
+		if done == len(b.nodes) {
+			// A node built while stuck may have taken a source for the
+			// cluster's that a node built later applies or makes: build
+			// it again, once, now that the source is there.
+			again := b.retryable(retried)
+			if len(again) == 0 {
+				break
+			}
+			for _, n := range again {
+				retried[n] = true
+				n.Status, n.Reason, n.SkipKind, n.Objects = Pending, "", "", nil
+				n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
+			}
+			done = 0
+			b.compact(&done)
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -214,6 +231,30 @@ func (b *builder) run(ctx context.Context) error {
 		b.compact(&done)
 	}
 	return nil
+}
+
+// retryable returns the built nodes (not yet retried) that took a required
+// substituteFrom/valuesFrom source for one only the cluster has, when the
+// tree now applies it or an object that makes it.
+func (b *builder) retryable(retried map[*Node]bool) []*Node {
+	var out []*Node
+	for _, n := range b.nodes {
+		if retried[n] || n.Status != Built {
+			continue
+		}
+		for _, c := range n.clusterSources {
+			if c.Why != "not in the repository" {
+				continue
+			}
+			_, present := b.state.lookup(c.Kind, c.Key.ns, c.Key.name)
+			_, made := b.state.madeBy(c.Key.ns, c.Key.name)
+			if present || made && c.Kind == "Secret" {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // compact keeps b.nodes in discovery order and advances done past the

@@ -404,3 +404,68 @@ func TestBuildTreeRemoteBase(t *testing.T) {
 		t.Errorf("with the network the remote resource was not built (%d requests)", hits.Load())
 	}
 }
+
+// TestBuildTreeLateSource: when the tree is stuck (every pending node waits
+// for something), nodes are built with what there is; one that took a
+// Secret for a cluster-only one is built again once a node built later
+// applies the object that makes it.
+func TestBuildTreeLateSource(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/c/flux-system/kustomization.yaml": "resources: [sync.yaml]\n",
+		"clusters/c/flux-system/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "https://example.com/c.git"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"clusters/c/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: a-uses, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/uses
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild: {substituteFrom: [{kind: Secret, name: late-secret}]}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: b-makes, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/makes
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild: {substituteFrom: [{kind: ConfigMap, name: never-there}]}
+`,
+		"apps/uses/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: uses, namespace: web}\ndata: {host: \"${HOST}\"}\n",
+		"apps/makes/es.yaml": `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: late-secret, namespace: flux-system}
+spec: {secretStoreRef: {kind: ClusterSecretStore, name: vault}, target: {name: late-secret}}
+`,
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c"), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingsWith(res, analysis.CodeClusterOnlySource, "Kustomization flux-system/a-uses"); len(f) != 0 {
+		t.Errorf("a-uses still takes late-secret for one nothing makes: %+v", f)
+	}
+	if f := findingsWith(res, analysis.CodeClusterOnlySource, "Kustomization flux-system/b-makes"); len(f) != 1 || !strings.Contains(f[0].Message, "ConfigMap flux-system/never-there") {
+		t.Errorf("b-makes: %+v", f)
+	}
+	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+		return strings.Contains(n.Text, "Secret flux-system/late-secret is made in the cluster by ExternalSecret flux-system/late-secret") && strings.Contains(n.Text, "HOST")
+	}) {
+		t.Errorf("notices: %+v", res.Notices)
+	}
+	if cm, ok := res.Objects.Lookup("", "ConfigMap", "web", "uses"); !ok || field.String(cm.Body, "data", "host") != Placeholder("HOST") {
+		t.Errorf("uses ConfigMap: %v", cm)
+	}
+	if res.Stats.Kustomizations != 3 {
+		t.Errorf("%s", res.Stats.Summary())
+	}
+}
