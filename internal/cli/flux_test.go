@@ -193,3 +193,17 @@ func TestFluxBuildFile(t *testing.T) {
 		t.Fatalf("objects of other files were built:\n%s", stdout)
 	}
 }
+
+// TestFluxBuildNothingChecked: a tree whose output holds no routing object
+// is RG0100 (an error by default), naming the root and the skipped nodes,
+// so it cannot pass as clean; a tree with routes is not.
+func TestFluxBuildNothingChecked(t *testing.T) {
+	_, stderr, code := runCLI(t, "", "flux", "build", "--all", "--repo-root", fluxRepo, fluxRepo+"/clusters/good")
+	if code != ExitFindings || !strings.Contains(stderr, "error RG0100 Kustomization flux-system/flux-system: the build produced") ||
+		!strings.Contains(stderr, "not one routing object") || !strings.Contains(stderr, "1 objects of the tree were skipped or failed to build") {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if _, stderr, _ := runCLI(t, "", "flux", "build", "--all", "../../examples/flux/clusters/prod"); strings.Contains(stderr, "RG0100") {
+		t.Errorf("RG0100 on a tree with routes:\n%s", stderr)
+	}
+}
