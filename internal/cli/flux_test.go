@@ -207,3 +207,38 @@ func TestFluxBuildNothingChecked(t *testing.T) {
 		t.Errorf("RG0100 on a tree with routes:\n%s", stderr)
 	}
 }
+
+// TestFluxBuildHomeExample: examples/flux/clusters/home, the shape flux
+// bootstrap and the app-per-directory convention produce, built as a tree:
+// child Kustomizations from cluster-apps (patched to substitute from a
+// Secret only the cluster has), a chart in Git, an OCIRepository and a
+// HelmRepository chart (skipped offline, named), another repository's
+// GitRepository (skipped, named), configMapGenerator input that is not an
+// object; --var fills the cluster-only variable.
+func TestFluxBuildHomeExample(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "../../examples/flux/clusters/home")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{
+		"built 6 Kustomizations, rendered 1 HelmReleases, skipped 3 (1 another Git repository, 2 chart needs the network), failed 0",
+		"info RG0106 Kustomization flux-system/gateway-api-crds: not built here: its source, GitRepository flux-system/gateway-api (https://github.com/kubernetes-sigs/gateway-api, tag v1.3.0",
+		"info RG0106 HelmRelease podinfo/podinfo: not built here: its chart oci://ghcr.io/stefanprodan/charts/podinfo:6.9.0",
+		"info RG0106 HelmRelease observability/grafana",
+		"warning RG0001 HTTPRoute podinfo/podinfo: backendRef Service podinfo/podinfo cannot be checked",
+		"note: Secret flux-system/cluster-secrets is made in the cluster by ExternalSecret flux-system/cluster-secrets",
+	} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	for _, w := range []string{"- echo.routeguard-unset-secret-domain", `hostname: "*.routeguard-unset-secret-domain"`, "greeting: hello from home", "kind: Service\nmetadata:\n  labels:\n    helm.toolkit.fluxcd.io/name: echo\n    helm.toolkit.fluxcd.io/namespace: echo\n  name: echo\n  namespace: echo\n"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q", w)
+		}
+	}
+	stdout, _, code = runCLI(t, "", "flux", "build", "--all", "--var", "SECRET_DOMAIN=home.example.com", "../../examples/flux/clusters/home")
+	if code != ExitOK || !strings.Contains(stdout, "- echo.home.example.com") || strings.Contains(stdout, "routeguard-unset-") {
+		t.Errorf("--var SECRET_DOMAIN: exit %d", code)
+	}
+}
