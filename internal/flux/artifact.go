@@ -42,7 +42,7 @@ func (b *builder) assemble(ref SourceKey) (*origin, error) {
 			ref.Namespace, ref.Name, ref.Namespace, ref.Name)
 	}
 	if spec.PathPattern != "" {
-		return nil, skip("ArtifactGenerator pathPattern", "its source, ExternalArtifact %s/%s, comes from ArtifactGenerator %s (%s) with spec.pathPattern, which routeguard does not assemble; map it with --source ExternalArtifact/%s/%s=DIR",
+		return nil, skip("ArtifactGenerator pathPattern", "its source, ExternalArtifact %s/%s, comes from %s (%s) with spec.pathPattern, which routeguard does not assemble; map it with --source ExternalArtifact/%s/%s=DIR",
 			ref.Namespace, ref.Name, gen, gen.Source, ref.Namespace, ref.Name)
 	}
 	origins := map[string]*origin{}
@@ -51,11 +51,11 @@ func (b *builder) assemble(ref SourceKey) (*origin, error) {
 		o, err := b.originOf(key)
 		var se *skipError
 		if errors.As(err, &se) {
-			return nil, skip(se.kind, "its source, ExternalArtifact %s/%s, is assembled by ArtifactGenerator %s (%s) from %s, which routeguard cannot read: %s",
+			return nil, skip(se.kind, "its source, ExternalArtifact %s/%s, is assembled by %s (%s) from %s, which routeguard cannot read: %s",
 				ref.Namespace, ref.Name, gen, gen.Source, key, se.reason)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("ArtifactGenerator %s (%s): source %q: %w", gen, gen.Source, s.Alias, err)
+			return nil, fmt.Errorf("%s (%s): source %q: %w", gen, gen.Source, s.Alias, err)
 		}
 		origins[s.Alias] = o
 	}
@@ -63,10 +63,10 @@ func (b *builder) assemble(ref SourceKey) (*origin, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &origin{dir: stage, name: fmt.Sprintf("ExternalArtifact %s/%s (ArtifactGenerator %s)", ref.Namespace, ref.Name, gen), files: map[string]string{}}
+	o := &origin{dir: stage, name: fmt.Sprintf("ExternalArtifact %s/%s (%s)", ref.Namespace, ref.Name, gen), files: map[string]string{}}
 	for i, op := range out.Copy {
 		if err := copyOperation(op, origins, o); err != nil {
-			return nil, fmt.Errorf("ArtifactGenerator %s (%s): spec.artifacts[%s].copy[%d] (from %q to %q): %w", gen, gen.Source, out.Name, i, op.From, op.To, err)
+			return nil, fmt.Errorf("%s (%s): spec.artifacts[%s].copy[%d] (from %q to %q): %w", gen, gen.Source, out.Name, i, op.From, op.To, err)
 		}
 	}
 	return o, nil

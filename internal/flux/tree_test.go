@@ -469,3 +469,65 @@ spec: {secretStoreRef: {kind: ClusterSecretStore, name: vault}, target: {name: l
 		t.Errorf("%s", res.Stats.Summary())
 	}
 }
+
+// TestBuildTreeArtifactGenerator: a Kustomization on an ExternalArtifact
+// that an ArtifactGenerator of the tree assembles from this checkout is
+// built from the assembled artifact (files keep their repository paths);
+// one assembled from another repository is skipped, naming both.
+func TestBuildTreeArtifactGenerator(t *testing.T) {
+	files := maps2(homeLab)
+	files["clusters/home/generator.yaml"] = `apiVersion: source.extensions.fluxcd.io/v1beta1
+kind: ArtifactGenerator
+metadata: {name: bundles, namespace: flux-system}
+spec:
+  sources:
+    - {alias: repo, kind: GitRepository, name: flux-system}
+  artifacts:
+    - name: cyc-bundle
+      copy:
+        - {from: "@repo/apps/web/cyc/a/**", to: "@artifact/a/"}
+        - {from: "@repo/apps/web/cyc/b/cm.yaml", to: "@artifact/b/cm.yaml"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: from-artifact, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./
+  targetNamespace: bundle
+  sourceRef: {kind: ExternalArtifact, name: cyc-bundle}
+`
+	root := writeRepo(t, files)
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b"} {
+		o, ok := res.Objects.Lookup("", "ConfigMap", "bundle", name)
+		if !ok {
+			t.Errorf("ConfigMap bundle/%s not built from the artifact; nodes: %v", name, res.Stats.Summary())
+			continue
+		}
+		if want := "apps/web/cyc/" + name + "/cm.yaml"; o.Source.File != want {
+			t.Errorf("ConfigMap bundle/%s: source %s, want %s", name, o.Source, want)
+		}
+	}
+	for _, n := range res.Nodes {
+		if n.String() == "Kustomization flux-system/from-artifact" && n.Status != Built {
+			t.Errorf("from-artifact: %s %s", n.Status, n.Reason)
+		}
+	}
+
+	// A source of another repository: skipped, naming the artifact, the
+	// generator and the source.
+	files["clusters/home/generator.yaml"] = strings.Replace(files["clusters/home/generator.yaml"], "    - {alias: repo, kind: GitRepository, name: flux-system}\n",
+		"    - {alias: repo, kind: GitRepository, name: flux-system}\n    - {alias: other, kind: GitRepository, name: other-repo}\n", 1)
+	root = writeRepo(t, files)
+	if res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")}); err != nil {
+		t.Fatal(err)
+	}
+	f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/from-artifact")
+	if len(f) != 1 || !strings.Contains(f[0].Message, "ExternalArtifact flux-system/cyc-bundle, is assembled by ArtifactGenerator flux-system/bundles (clusters/home/generator.yaml:1) from GitRepository/flux-system/other-repo") {
+		t.Errorf("other source: %+v", f)
+	}
+}
