@@ -19,9 +19,9 @@ type RunOptions struct {
 	Analyzers        []Analyzer    // what to run (registry.All() for everything)
 	DefaultNamespace string        // namespace of objects that name none ("default" if empty)
 	// Unrendered lists where objects may exist that routeguard could not
-	// render (a HelmRelease whose chart could not be fetched, a Flux
-	// Kustomization from another source): references into these scopes are
-	// RG0001 "cannot be checked", never errors.
+	// render (a HelmRelease whose chart could not be fetched, ...):
+	// references into these scopes are RG0001 "cannot be checked", never
+	// errors.
 	Unrendered []UnrenderedScope
 	// Prior are findings of the stage before the analysis (a Flux tree
 	// build's failures): settled with the analyzers' findings (severity
@@ -32,7 +32,7 @@ type RunOptions struct {
 // Result is the outcome of a run.
 type Result struct {
 	Findings   []Finding // sorted by file, line, code, object
-	Suppressed int       // findings dropped by suppressions
+	Suppressed int       // findings dropped by suppressions (.routeguard.yaml or routeguard.io/ignore)
 	Analyzers  []string  // names of the analyzers that ran, sorted
 }
 
@@ -53,8 +53,7 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
-	c := NewContext(opts.Set, opts.ContextSet, opts.DefaultNamespace)
-	c.unrendered = slices.Clone(opts.Unrendered)
+	c := newContext(opts)
 	analyzers := slices.Clone(opts.Analyzers)
 	SortAnalyzers(analyzers)
 
@@ -122,6 +121,8 @@ func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, erro
 	for _, f := range in {
 		code, known := LookupCode(f.Code)
 		switch {
+		case known && code.Retired:
+			return nil, fmt.Errorf("analyzer %s reported code %s, which is retired", f.Analyzer, f.Code)
 		case known && f.Severity == 0:
 			f.Severity = code.Severity
 		case !known && !isForeignCode(f.Code):
@@ -136,7 +137,7 @@ func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, erro
 			continue
 		}
 		seen[f] = true
-		if slices.ContainsFunc(s.Suppress, func(sup Suppression) bool { return sup.Matches(f) }) {
+		if c.ignoredInObject(f) || slices.ContainsFunc(s.Suppress, func(sup Suppression) bool { return sup.Matches(f) }) {
 			res.Suppressed++
 			continue
 		}

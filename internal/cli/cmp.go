@@ -12,6 +12,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
@@ -89,11 +90,15 @@ func cmpRequest(env *Env) (pipeline.Request, *argocmp.Build, argocmp.Settings, e
 	if err != nil {
 		return pipeline.Request{}, b, s, err
 	}
+	host, err := pluginHost(env, "")
+	if err != nil {
+		return pipeline.Request{}, b, s, err
+	}
 	req := pipeline.Request{
 		Render:           &opts,
 		Overrides:        pipeline.Overrides{FailOn: s.FailOn, Weights: s.Weights},
 		DefaultNamespace: opts.Helm.Namespace,
-		Plugins:          pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv, RefuseRepositoryPlugins: true},
+		Plugins:          host,
 	}
 	if len(s.Variables) > 0 {
 		req.Substitution = &pipeline.Substitution{Variables: s.Variables, Strict: true, Namespace: b.AppNamespace,
@@ -142,11 +147,17 @@ func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
 			in.FailOn = cfg.FailOn.String()
 		}
 	}
+	var stderr bytes.Buffer
 	if render.Detect(cwd) == render.ToolHelm {
 		in.Helm = true
-		in.ValuesFiles, in.HelmValues, _ = argocmp.ChartInputs(cwd)
+		if r, err := confine.Open(root); err == nil {
+			var cerr error
+			if in.ValuesFiles, in.HelmValues, cerr = argocmp.ChartInputs(r, cwd); cerr != nil {
+				fmt.Fprintf(&stderr, "routeguard: %v\n", cerr)
+			}
+			r.Close()
+		}
 	}
-	var stderr bytes.Buffer
 	if err != nil {
 		in.RenderProblem = err.Error()
 		fmt.Fprintf(&stderr, "routeguard: %v\n", err)

@@ -139,12 +139,16 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		if appDir, err = filepath.Abs(appDir); err != nil {
 			return fail("%v", err)
 		}
+		host, err := pluginHost(env, f.analysis.plugins)
+		if err != nil {
+			return fail("%v", err)
+		}
 		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
 			Objects: objects, AppDir: appDir, RepoRoot: opts.RepoRoot, ConfigFile: f.analysis.config,
 			Overrides:      pipeline.Overrides{FailOn: f.analysis.failOn},
 			Analyze:        true,
 			Context:        &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
-			Plugins:        pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+			Plugins:        host,
 			ContextObjects: ctxObjects,
 			Unrendered:     res.Unrendered,
 			Prior:          prior,

@@ -2,7 +2,9 @@ package flux
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -33,7 +35,10 @@ func (f *offlineFS) ReadFile(p string) ([]byte, error) {
 	if yaml.Unmarshal(data, &k) != nil {
 		return data, nil // Kustomize reports it in its own words
 	}
-	for _, field := range []string{"resources", "bases", "components"} {
+	for _, field := range slices.Sorted(maps.Keys(k)) {
+		if !render.IsPathField(field) {
+			continue
+		}
 		items, _ := k[field].([]any)
 		for _, it := range items {
 			if s, ok := it.(string); ok && render.IsRemoteRef(s) {

@@ -34,10 +34,7 @@ type TemplateDoc struct {
 // inside the repository root. Returned documents are in Helm's output order
 // (manifests, then hooks).
 func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) ([]TemplateDoc, error) {
-	if err := r.checkTree(chartDir); err != nil {
-		return nil, err
-	}
-	ch, err := loader.Load(chartDir)
+	ch, err := loadChart(r, chartDir, r.maxFileBytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(chartDir), err)
 	}
@@ -127,7 +124,7 @@ func mergeValuesFiles(r *root, chartDir string, files []string, ignoreMissing bo
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(chartDir, f)
 		}
-		data, err := r.readFile(p, manifest.DefaultMaxFileBytes)
+		data, err := r.readFile(p, r.maxFileBytes())
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				if ignoreMissing {

@@ -8,7 +8,7 @@ import (
 
 func TestPlainSecrets(t *testing.T) {
 	analysistest.Run(t, PlainSecrets{}, []analysistest.Case{
-		{Name: "data and stringData fire, empty, sealed and SOPS-encrypted do not", Files: []string{"secrets.yaml"},
+		{Name: "data and stringData fire, empty and sealed do not", Files: []string{"secrets.yaml"},
 			Want: []string{"RG4001 Secret shop/db", "RG4001 Secret shop/token"}},
 		{Name: "no secrets", Files: []string{"images_ok.yaml"}},
 	})
@@ -24,8 +24,10 @@ func TestImages(t *testing.T) {
 
 func TestCRDOrdering(t *testing.T) {
 	analysistest.Run(t, CRDOrdering{}, []analysistest.Case{
-		{Name: "same wave", Files: []string{"crd_unordered.yaml"}, Want: []string{"RG4003 Widget shop/same-wave"}},
+		{Name: "earlier wave and PreSync hook fire, same wave does not", Files: []string{"crd_unordered.yaml"},
+			Want: []string{"RG4004 Widget shop/earlier-wave", "RG4004 Widget shop/presync"}},
 		{Name: "CRD in an earlier wave", Files: []string{"crd_ordered.yaml"}},
+		{Name: "CRD and resource in one sync without waves (was RG4003)", Files: []string{"crd_same_sync.yaml"}},
 	})
 }
 
