@@ -16,6 +16,14 @@ require (
 )
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/fluxcd/helm-controller/api v1.6.5 // indirect
+	github.com/fluxcd/source-controller/api v1.9.6 // indirect
+	github.com/fluxcd/source-watcher/api/v2 v2.2.4 // indirect
+	github.com/google/go-containerregistry v0.21.6 // indirect
+)
+
+require (
 	cel.dev/expr v0.25.2 // indirect
 	dario.cat/mergo v1.0.2 // indirect
 	github.com/Azure/go-ansiterm v0.0.0-20250102033503-faa5f7b0171c // indirect

@@ -27,6 +27,13 @@ type Cluster struct {
 	// "standard", "experimental", or "" (not known: what only the
 	// experimental channel accepts is a warning, not an error).
 	GatewayAPIChannel string
+	// SubstitutedOnApply says that ${VAR} references in the objects are
+	// replaced before they reach the API server (Flux's postBuild
+	// substitution, after `routeguard analyze` of a source directory):
+	// validation results they may explain are then not judged (RG5008,
+	// info). `flux build` and `cmp generate` leave it false: what they
+	// analyze is what is applied.
+	SubstitutedOnApply bool
 }
 
 // Cluster returns what is known of the target cluster.

@@ -23,6 +23,17 @@ const (
 	CodeRefKindInvalid    = "RG0005"
 	CodeRefKindUnknown    = "RG0006"
 
+	// RG01xx: building a GitOps tree (Flux today; the Argo CD repository
+	// build reuses RG0100).
+	CodeNothingChecked    = "RG0100"
+	CodeFluxBuildFailed   = "RG0101"
+	CodeHelmReleaseFailed = "RG0102"
+	CodeDependsOnCycle    = "RG0103"
+	CodeDependsOnMissing  = "RG0104"
+	CodeAppliedTwice      = "RG0105"
+	CodeNotBuilt          = "RG0106"
+	CodeClusterOnlySource = "RG0107"
+
 	CodeParentNotFound       = "RG1001"
 	CodeParentNoSection      = "RG1002"
 	CodeParentNoPort         = "RG1003"
@@ -88,6 +99,23 @@ var catalog = []Code{
 		Description: "A reference (backendRef, certificateRef, CA certificate reference, parametersRef) names a kind of the core or Gateway API group that the field cannot refer to (for example a certificateRef to kind WrongKind, or a CA reference to a Service); implementations mark it InvalidKind and traffic that needs it fails. Fix the group and kind."},
 	{ID: CodeRefKindUnknown, Severity: SeverityWarning, Title: "reference to a kind routeguard does not know",
 		Description: "A reference names a kind of another API group that routeguard does not know as an implementation's kind and that no CustomResourceDefinition in the app or its context paths defines; unless the Gateway implementation supports it, the reference is invalid. Check the group and kind, or add the path that renders the CRD to contextPaths."},
+
+	{ID: CodeNothingChecked, Severity: SeverityError, Title: "nothing checked",
+		Description: "The build produced no objects, or no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry), so a clean report would mean nothing. Check the path and the notices about skipped sources; where a tree really has no routing, set this code's severity to info in .routeguard.yaml."},
+	{ID: CodeFluxBuildFailed, Severity: SeverityError, Title: "Flux Kustomization does not build",
+		Description: "kustomize-controller would fail to build this Kustomization (kustomize build, postBuild substitution, a missing path); nothing it applies is deployed or checked. The message names the reason; fix it. Everything else is still built and checked."},
+	{ID: CodeHelmReleaseFailed, Severity: SeverityError, Title: "HelmRelease does not render",
+		Description: "helm-controller would fail to render this HelmRelease (values, templates, post-renderers, a missing chart source); nothing it installs is deployed or checked. The message names the reason; fix it."},
+	{ID: CodeDependsOnCycle, Severity: SeverityError, Title: "dependsOn cycle",
+		Description: "Flux objects depend on each other in a cycle through spec.dependsOn, so none of them ever becomes ready. Break the cycle."},
+	{ID: CodeDependsOnMissing, Severity: SeverityWarning, Title: "dependsOn names an object the tree does not hold",
+		Description: "spec.dependsOn names a Kustomization or HelmRelease that nothing in the built tree creates; unless it is created outside Git, Flux waits for it forever. Fix the name or namespace."},
+	{ID: CodeAppliedTwice, Severity: SeverityWarning, Title: "object applied by two Flux objects",
+		Description: "Two Kustomizations (or HelmReleases) apply the same object; the last to reconcile wins, and pruning one of them deletes it. Keep it in one place."},
+	{ID: CodeNotBuilt, Severity: SeverityInfo, Title: "Flux object not built",
+		Description: "routeguard could not build this Kustomization or HelmRelease here (its source is another repository, an OCI artifact or a bucket, or a chart that is neither cached nor fetchable without --allow-network); references into what it would create are reported as RG0001, not as errors. Map the source to a directory with --source, or warm the chart cache."},
+	{ID: CodeClusterOnlySource, Severity: SeverityWarning, Title: "substituteFrom/valuesFrom source not in the repository",
+		Description: "A required ConfigMap or Secret for postBuild substitution or Helm values is neither among the built objects nor made by an object routeguard knows (ExternalSecret, SealedSecret, SOPS); routeguard takes it as created in the cluster and uses placeholders (or --var values) for its variables. If it is not created out of band, Flux fails; fix the name or mark it optional: true."},
 
 	{ID: CodeParentNotFound, Severity: SeverityError, Title: "parent Gateway not found",
 		Description: "A route's parentRef names a Gateway (or ListenerSet, or for GAMMA a Service) that does not exist. Fix the name or namespace, or add the parent."},

@@ -24,6 +24,10 @@ type RunOptions struct {
 	// errors.
 	Unrendered []UnrenderedScope
 	Cluster    Cluster // the target cluster (version, API versions, CRDs), as far as known
+	// Prior are findings of the stage before the analysis (a Flux tree
+	// build's failures): settled with the analyzers' findings (severity
+	// overrides, suppressions, order). Their codes must be in the catalog.
+	Prior []Finding
 }
 
 // Result is the outcome of a run.
@@ -92,7 +96,7 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	findings, err := c.settle(c.findings(), opts.Config, res)
+	findings, err := c.settle(append(c.findings(), opts.Prior...), opts.Config, res)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -107,12 +108,33 @@ func (c *Context) RendersKind(gk manifest.GroupKind, ns string) bool {
 }
 
 func (c *Context) unrenderedScope(gk manifest.GroupKind, ns string) (UnrenderedScope, bool) {
+	u, _, ok := c.unrenderedFor(gk, ns, "")
+	return u, ok
+}
+
+// unrenderedFor returns the unrendered scope that best explains an absent
+// object named name of gk in ns (one whose reason names the object, else
+// one of ns rather than of any namespace, else the first) and how many
+// other scopes cover it too.
+func (c *Context) unrenderedFor(gk manifest.GroupKind, ns, name string) (UnrenderedScope, int, bool) {
+	best, rank, n := UnrenderedScope{}, -1, 0
 	for _, u := range c.unrendered {
-		if u.Covers(gk, ns) {
-			return u, true
+		if !u.Covers(gk, ns) {
+			continue
+		}
+		n++
+		r := 0
+		if u.Namespace == ns {
+			r = 1
+		}
+		if name != "" && strings.Contains(u.Reason, "/"+name+" ") {
+			r = 2
+		}
+		if r > rank {
+			best, rank = u, r
 		}
 	}
-	return UnrenderedScope{}, false
+	return best, n - 1, n > 0
 }
 
 // Resolve looks k up in the rendered set, then in the context objects.
@@ -161,8 +183,12 @@ func (c *Context) OutsideMessage(what string, target manifest.Key) string {
 // namespace) and what to do about it, for RG0001 messages.
 func (c *Context) WhyUnchecked(target manifest.Key) (why, fix string) {
 	gk := manifest.GroupKind{Group: target.Group, Kind: target.Kind}
-	if u, ok := c.unrenderedScope(gk, target.Namespace); ok {
-		return "it may be among the objects routeguard could not render (" + u.Reason + ")",
+	if u, more, ok := c.unrenderedFor(gk, target.Namespace, target.Name); ok {
+		reason := u.Reason
+		if more > 0 {
+			reason += fmt.Sprintf("; and %d more", more)
+		}
+		return "it may be among the objects routeguard could not render (" + reason + ")",
 			"render that source to check it, or suppress " + CodeUnresolvedOutside + " for this object"
 	}
 	why = fmt.Sprintf("this app renders no %s in namespace %q (nor the Namespace), so another app may deploy it", target.Kind, target.Namespace)

@@ -127,6 +127,9 @@ func analyzePath(cmd *cobra.Command, env *Env, rf *renderFlags, af *analysisFlag
 	if err != nil {
 		return nil, err
 	}
+	// A source directory may hold ${VAR} references that Flux substitutes
+	// when it applies the objects (docs/validation.md).
+	cluster.SubstitutedOnApply = true
 	req := pipeline.Request{
 		Cluster:          cluster,
 		ConfigFile:       af.config,

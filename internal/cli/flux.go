@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/flux"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -33,10 +38,15 @@ type fluxBuildFlags struct {
 	repoRoot     string
 	strict       bool
 	allowNetwork bool
+	chartCache   string
+	sources      []string
+	vars         []string
+	varsFiles    []string
 	kubeVersion  string
 	output       string
 	report       string
 	analyze      bool
+	verbose      bool
 	analysis     analysisFlags
 }
 
@@ -44,12 +54,17 @@ func newFluxBuildCommand(env *Env) *cobra.Command {
 	var f fluxBuildFlags
 	cmd := &cobra.Command{
 		Use:   "build [PATH] [--all | --name NAME [--namespace NS]]",
-		Short: "Build what kustomize-controller and helm-controller would apply, and analyze it",
-		Long: `Builds the Flux Kustomizations and HelmReleases under PATH (a cluster directory,
-or a file holding them) as the controllers would: Kustomize build of spec.path,
-postBuild substitution with Flux's own code, HelmReleases with in-repository
-charts and their post-renderers, routeguard's traffic transforms, then the
-analysis. Prints the manifests (or, with --report, the analysis) on stdout.`,
+		Short: "Build the whole tree Flux would apply, and analyze it",
+		Long: `Builds what kustomize-controller and helm-controller would apply, starting at
+PATH: a cluster directory (built as its sync Kustomization builds it) or a file
+holding Kustomizations/HelmReleases. Every Kustomization and HelmRelease the
+build produces is built in turn, from the object as the cluster would hold it:
+Kustomize build of spec.path and postBuild substitution with Flux's own code,
+HelmReleases with charts from this repository, from HelmRepositories and
+OCIRepositories (--allow-network, --chart-cache), their values and
+post-renderers. A Flux object that cannot be built is a finding; everything else
+is still built and analyzed. Prints the manifests (or, with --report, the
+analysis) on stdout and a summary on stderr.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "."
@@ -60,90 +75,68 @@ analysis. Prints the manifests (or, with --report, the analysis) on stdout.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.BoolVar(&f.all, "all", false, "build every Kustomization and HelmRelease under PATH (a cluster directory)")
-	fs.StringVar(&f.name, "name", "", "build the Kustomization or HelmRelease with this name under PATH")
+	fs.BoolVar(&f.all, "all", false, "build the whole tree under PATH (a cluster directory)")
+	fs.StringVar(&f.name, "name", "", "print and analyze only what the Kustomization or HelmRelease of the tree with this name applies (the rest of the tree resolves its references)")
 	fs.StringVarP(&f.namespace, "namespace", "n", "", "with --name: its namespace (default: any)")
-	fs.StringVar(&f.repoRoot, "repo-root", "", "the GitRepository root that spec.path is relative to (default: the git top level above PATH)")
+	fs.StringVar(&f.repoRoot, "repo-root", "", "this checkout: the root of the GitRepository the cluster syncs, that spec.path is relative to (default: the git top level above PATH)")
 	fs.BoolVar(&f.strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
-	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching HelmRepository (https) charts")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching charts from HelmRepositories and OCIRepositories")
+	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts; without --allow-network only charts it holds are rendered")
+	fs.StringArrayVar(&f.sources, "source", nil, "map a Flux source to a local directory: KIND/NAMESPACE/NAME=PATH (GitRepository, OCIRepository, Bucket, ExternalArtifact; repeatable; PATH . is this checkout)")
+	fs.StringArrayVar(&f.vars, "var", nil, "value of a variable only the cluster holds (a substituteFrom Secret made by an ExternalSecret or SOPS): name=value (repeatable; wins over --vars-file)")
+	fs.StringArrayVar(&f.varsFiles, "vars-file", nil, "YAML file of name: value variables only the cluster holds, e.g. a ConfigMap's data (repeatable, later wins)")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 	fs.StringVarP(&f.output, "output", "o", "yaml", "manifest output format: "+strings.Join(manifestFormats, " or "))
 	fs.StringVar(&f.report, "report", "", "print the analysis report on stdout in this format ("+strings.Join(report.Formats(), ", ")+") instead of the manifests")
 	fs.BoolVar(&f.analyze, "analyze", true, "run the analysis (--analyze=false only builds)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print each Kustomization and HelmRelease as it is built, and the files left out of the scan, on stderr (on by default when stderr is a terminal)")
 	f.analysis.register(cmd)
 	cmd.Flags().Lookup("config").Usage = "path of the .routeguard.yaml with the analysis settings (default: PATH's directory's, else the repository root's)"
 	return cmd
 }
 
 func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) error {
-	if !slices.Contains(manifestFormats, f.output) {
-		return fail("--output must be %s, got %q", strings.Join(manifestFormats, " or "), f.output)
-	}
-	if f.report != "" && !f.analyze {
-		return fail("--report needs the analysis; drop --analyze=false")
-	}
-	fi, err := os.Stat(path)
+	opts, err := fluxOptions(env, f, path)
 	if err != nil {
-		return fail("%s: no such file or directory; give a cluster directory or a file holding Flux Kustomizations/HelmReleases", path)
+		return err
 	}
-	if fi.IsDir() && !f.all && f.name == "" {
-		return fail("%s is a directory: pass --all to build everything under it, or --name NAME", path)
-	}
-	if f.all && f.name != "" {
-		return fail("--all and --name exclude each other")
-	}
-	root := f.repoRoot
-	if root == "" {
-		if root, err = render.FindRepoRoot(path); err != nil {
-			return fail("%v", err)
-		}
-	}
-	// A file: build the Flux objects it holds, with its directory's
-	// ConfigMaps and Secrets for substituteFrom and valuesFrom.
-	scanDir := path
-	if !fi.IsDir() {
-		scanDir = filepath.Dir(path)
-	}
-	inv, err := flux.Scan(root, scanDir)
+	progress := newFluxProgress(env.Stderr, f.verbose || stderrIsTerminal(env))
+	opts.Progress = progress.event
+	res, err := flux.BuildTree(cmd.Context(), opts)
 	if err != nil {
 		return fail("%v", err)
 	}
-	objs := inv.All()
+	progress.done(res)
+	objects, ctxObjects, prior := res.Objects, (*manifest.Set)(nil), res.Findings
 	if f.name != "" {
-		objs = inv.Select(f.name, f.namespace)
-	}
-	if !fi.IsDir() {
-		objs = inFile(inv, objs, path)
-	}
-	if f.name != "" && len(objs) == 0 {
-		return fail("no Kustomization or HelmRelease named %q%s under %s", f.name, inNamespace(f.namespace), path)
-	}
-	if len(objs) == 0 {
-		return fail("no Flux Kustomization or HelmRelease under %s", path)
-	}
-	opts := flux.Options{Strict: f.strict, AllowNetwork: f.allowNetwork, KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION"))}
-	builds, err := inv.BuildAll(cmd.Context(), objs, opts)
-	if err != nil {
-		return fail("%v", err)
-	}
-	all := manifest.NewSet()
-	for _, b := range builds {
-		if b.Skipped != "" {
-			fmt.Fprintf(env.Stderr, "routeguard: warning: %s: %s %s\n", b.Object.Source, b.Object, b.Skipped)
-			continue
+		nodes, in, rest := res.Select(f.name, f.namespace)
+		if nodes == nil {
+			return fail("no Kustomization or HelmRelease named %q%s in the tree built from %s", f.name, inNamespace(f.namespace), path)
 		}
-		if err := applyFluxTransforms(inv, b); err != nil {
-			return fail("%v", err)
+		objects, ctxObjects, prior = in, rest, res.FindingsOf(nodes)
+	}
+	if res.Root != nil && f.analyze {
+		if nf, ok := analysis.NothingChecked(objects, analysis.RefOf(res.Root.Object), res.Root.Object.Source, res.Stats.Skipped+res.Stats.Failed); ok {
+			prior = append(prior, nf)
 		}
-		if err := all.AddAll(b.Set.Objects()); err != nil {
-			return fail("%v (built by %s)", err, b.Object)
-		}
+	}
+	fmt.Fprintf(env.Stderr, "routeguard: flux build: %s\n", res.Stats.Summary())
+	for _, n := range res.Notices {
+		fmt.Fprintf(env.Stderr, "routeguard: %s: %s\n", n.Level, n.Text)
 	}
 	var stdout []byte
 	code := ExitOK
-	if f.analyze {
-		appDir, err := filepath.Abs(scanDir)
+	if !f.analyze {
+		code, err = reportBuildFindings(env, prior)
 		if err != nil {
+			return err
+		}
+	} else {
+		appDir := opts.Path
+		if fi, err := os.Stat(appDir); err == nil && !fi.IsDir() {
+			appDir = filepath.Dir(appDir)
+		}
+		if appDir, err = filepath.Abs(appDir); err != nil {
 			return fail("%v", err)
 		}
 		host, err := pluginHost(env, f.analysis.plugins)
@@ -155,19 +148,21 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 			return fail("%v", err)
 		}
 		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
-			Cluster: cluster, Objects: all, AppDir: appDir, RepoRoot: inv.RepoRoot, ConfigFile: f.analysis.config,
-			Overrides: pipeline.Overrides{FailOn: f.analysis.failOn},
-			Analyze:   true,
-			Context:   &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
-			Plugins:   host,
+			Cluster: cluster, Objects: objects, AppDir: appDir, RepoRoot: opts.RepoRoot, ConfigFile: f.analysis.config,
+			Overrides:      pipeline.Overrides{FailOn: f.analysis.failOn},
+			Analyze:        true,
+			Context:        &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
+			Plugins:        host,
+			ContextObjects: ctxObjects,
+			Unrendered:     res.Unrendered,
+			Prior:          prior,
 		})
 		if err != nil {
 			return fail("%v", err)
 		}
 		pipeline.WriteNotices(env.Stderr, out.Notices)
-		format := cmp.Or(f.report, "text")
 		var rbuf bytes.Buffer
-		w, err := report.New(format, &rbuf, report.Options{Version: version.Get().Version})
+		w, err := report.New(cmp.Or(f.report, "text"), &rbuf, report.Options{Version: version.Get().Version})
 		if err != nil {
 			return fail("--report: %v", err)
 		}
@@ -189,7 +184,7 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		}
 	}
 	if f.report == "" {
-		if stdout, err = writeManifests(f.output, all.Objects()); err != nil {
+		if stdout, err = writeManifests(f.output, objects.Objects()); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -199,49 +194,104 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 	return exitWith(code)
 }
 
+// fluxOptions turns the flags into the build's options.
+func fluxOptions(env *Env, f *fluxBuildFlags, path string) (flux.Options, error) {
+	var o flux.Options
+	if !slices.Contains(manifestFormats, f.output) {
+		return o, fail("--output must be %s, got %q", strings.Join(manifestFormats, " or "), f.output)
+	}
+	if f.report != "" && !f.analyze {
+		return o, fail("--report needs the analysis; drop --analyze=false")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return o, fail("%s: no such file or directory; give a cluster directory or a file holding Flux Kustomizations/HelmReleases", path)
+	}
+	if fi.IsDir() && !f.all && f.name == "" {
+		return o, fail("%s is a directory: pass --all to build the tree under it, or --name NAME", path)
+	}
+	if f.all && f.name != "" {
+		return o, fail("--all and --name exclude each other")
+	}
+	root := f.repoRoot
+	if root == "" {
+		if root, err = render.FindRepoRoot(path); err != nil {
+			return o, fail("%v", err)
+		}
+	}
+	vars, err := parseVars(f.varsFiles, f.vars)
+	if err != nil {
+		return o, fail("%v", err)
+	}
+	o = flux.Options{RepoRoot: root, Path: path, Strict: f.strict, AllowNetwork: f.allowNetwork, Vars: vars,
+		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), Sources: map[flux.SourceKey]string{},
+		Transform: func(n *flux.Node, set *manifest.Set) error { return applyFluxTransforms(root, n, set) }}
+	for _, s := range f.sources {
+		k, p, err := flux.ParseSource(s)
+		if err != nil {
+			return o, fail("%v", err)
+		}
+		o.Sources[k] = p
+	}
+	if f.chartCache != "" {
+		if err := os.MkdirAll(f.chartCache, 0o755); err != nil {
+			return o, fail("--chart-cache %s: %v", f.chartCache, err)
+		}
+		o.Charts = &charts.Cache{Dir: f.chartCache, Offline: !f.allowNetwork}
+	}
+	return o, nil
+}
+
+// reportBuildFindings prints the build's findings (default severities) on
+// stderr when the analysis is off; exit 1 when one is an error.
+func reportBuildFindings(env *Env, findings []analysis.Finding) (int, error) {
+	if len(findings) == 0 {
+		return ExitOK, nil
+	}
+	for i := range findings {
+		if c, ok := analysis.LookupCode(findings[i].Code); ok && findings[i].Severity == 0 {
+			findings[i].Severity = c.Severity
+		}
+	}
+	w, err := report.New("text", env.Stderr, report.Options{Version: version.Get().Version})
+	if err != nil {
+		return ExitError, fail("%v", err)
+	}
+	if err := report.WriteAll(w, findings); err != nil {
+		return ExitError, fail("writing report: %v", err)
+	}
+	for _, fd := range findings {
+		if fd.Severity >= analysis.SeverityError {
+			return ExitFindings, nil
+		}
+	}
+	return ExitOK, nil
+}
+
 // WeightsVariable is the postBuild variable that states traffic weights for
 // one Flux Kustomization, in the one-line form ("reviews: blue 90, green
 // 10"); it overrides transforms.weights of .routeguard.yaml per service.
 const WeightsVariable = "routeguard_weights"
 
 // applyFluxTransforms runs the traffic transforms of the .routeguard.yaml
-// that applies to the build (the Kustomization's spec.path, else the
+// that applies to a node (its spec.path or chart directory, else the
 // repository root), merged with its spec.postBuild.substitute's
 // routeguard_weights, as cmp generate and postrender merge theirs.
-func applyFluxTransforms(inv *flux.Inventory, b *flux.Build) error {
-	cfg, err := pipeline.LoadConfig("", inv.AppDir(b.Object), inv.RepoRoot)
+func applyFluxTransforms(root string, n *flux.Node, set *manifest.Set) error {
+	cfg, err := pipeline.LoadConfig("", cmp.Or(n.Dir, root), root)
 	if err != nil {
 		return err
 	}
 	var o pipeline.Overrides
-	if w, ok := flux.SubstituteVariable(b.Object, WeightsVariable); ok {
+	if w, ok := flux.SubstituteVariable(n.Object, WeightsVariable); ok {
 		if o.Weights, err = config.ParseWeights(w); err != nil {
-			return fmt.Errorf("%s: %s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object, WeightsVariable, err)
+			return fmt.Errorf("%s: %s: spec.postBuild.substitute.%s: %w", n.Object.Source, n, WeightsVariable, err)
 		}
 	}
-	if err := transform.Apply(b.Set, pipeline.MergeTransforms(cfg.Transforms, o)); err != nil {
-		return fmt.Errorf("%w (transforms of %s, for %s)", err, cmp.Or(cfg.File, "the routeguard_weights variable"), b.Object)
+	if err := transform.Apply(set, pipeline.MergeTransforms(cfg.Transforms, o)); err != nil {
+		return fmt.Errorf("%w (transforms of %s, for %s)", err, cmp.Or(cfg.File, "the routeguard_weights variable"), n)
 	}
 	return nil
-}
-
-// inFile keeps the objects that come from file.
-func inFile(inv *flux.Inventory, objs []*manifest.Object, file string) []*manifest.Object {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return nil
-	}
-	rel, err := filepath.Rel(inv.RepoRoot, abs)
-	if err != nil {
-		return nil
-	}
-	var out []*manifest.Object
-	for _, o := range objs {
-		if o.Source.File == filepath.ToSlash(rel) {
-			out = append(out, o)
-		}
-	}
-	return out
 }
 
 func inNamespace(ns string) string {
@@ -249,4 +299,47 @@ func inNamespace(ns string) string {
 		return ""
 	}
 	return " in namespace " + ns
+}
+
+func stderrIsTerminal(env *Env) bool {
+	f, ok := env.Stderr.(*os.File)
+	return ok && isTerminal(f)
+}
+
+// fluxProgress prints one line per finished Kustomization or HelmRelease
+// (status, time) and, at the end, the files the scan left out.
+type fluxProgress struct {
+	w        io.Writer
+	on       bool
+	mu       sync.Mutex
+	finished int
+	start    time.Time
+}
+
+func newFluxProgress(w io.Writer, on bool) *fluxProgress {
+	return &fluxProgress{w: w, on: on, start: time.Now()}
+}
+
+func (p *fluxProgress) event(e flux.Event) {
+	if !p.on || e.Phase != flux.Finished {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finished++
+	line := fmt.Sprintf("routeguard: [%d] %s %s in %s", p.finished, e.Node, e.Node.Status, e.Duration.Round(time.Millisecond))
+	if e.Node.Reason != "" {
+		line += ": " + e.Node.Reason
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *fluxProgress) done(res *flux.Result) {
+	if !p.on {
+		return
+	}
+	for _, s := range res.SkippedFiles {
+		fmt.Fprintf(p.w, "routeguard: left out of the scan: %s\n", s)
+	}
+	fmt.Fprintf(p.w, "routeguard: built the tree in %s\n", time.Since(p.start).Round(time.Millisecond))
 }

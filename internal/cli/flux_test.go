@@ -9,32 +9,59 @@ import (
 
 const fluxRepo = "../flux/testdata/repo"
 
+// TestFluxBuildBadInput: a Flux object that cannot be built is a finding
+// naming it, its file:line and the cause (exit 1), and the rest of the tree
+// is still built (the root's Kustomization is counted as built).
 func TestFluxBuildBadInput(t *testing.T) {
 	tests := []struct {
 		cluster string
 		want    []string // each must appear in stderr
 	}{
-		{"bad-strict", []string{"apps/strict/configmap.yaml:7: ConfigMap settings", `variable not set (strict mode): "zone_never_set"`, "Kustomization flux-system/strict (clusters/bad-strict/ks.yaml:1)"}},
-		{"bad-malformed", []string{"apps/malformed/configmap.yaml:1", "ConfigMap settings", "missing closing brace", "Kustomization flux-system/malformed"}},
-		{"bad-missing-cm", []string{"clusters/bad-missing-cm/ks.yaml:1", "Kustomization flux-system/missing-cm", "ConfigMap flux-system/cluster-vars is not in the repository", "optional: true"}},
-		{"bad-path", []string{"clusters/bad-path/ks.yaml:1", "Kustomization flux-system/no-path", `spec.path "./apps/does-not-exist": no such directory`}},
-		{"bad-values", []string{"clusters/bad-values/hr.yaml:1", "HelmRelease apps/strict", "image.tag is required"}},
+		{"bad-strict", []string{"clusters/bad-strict/ks.yaml:1: error RG0101 Kustomization flux-system/strict", "apps/strict/configmap.yaml:7: ConfigMap settings", `variable not set (strict mode): "zone_never_set"`}},
+		{"bad-malformed", []string{"clusters/bad-malformed/ks.yaml:1: error RG0101 Kustomization flux-system/malformed", "apps/malformed/configmap.yaml:1", "ConfigMap settings", "missing closing brace"}},
+		{"bad-path", []string{"clusters/bad-path/ks.yaml:1: error RG0101 Kustomization flux-system/no-path", `spec.path "./apps/does-not-exist": no such directory`}},
+		{"bad-values", []string{"clusters/bad-values/hr.yaml:1: error RG0102 HelmRelease apps/strict", "image.tag is required"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.cluster, func(t *testing.T) {
-			stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "--repo-root", fluxRepo, fluxRepo+"/clusters/"+tc.cluster)
-			if code != ExitError {
-				t.Fatalf("exit %d, want %d; stderr %s", code, ExitError, stderr)
+			stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "--analyze=false", "--repo-root", fluxRepo, fluxRepo+"/clusters/"+tc.cluster)
+			if code != ExitFindings {
+				t.Fatalf("exit %d, want %d; stderr %s", code, ExitFindings, stderr)
 			}
-			if stdout != "" {
-				t.Fatalf("stdout not empty on failure:\n%s", stdout)
+			// The rest of the tree (the cluster's own GitRepository) is
+			// still built and printed.
+			if !strings.Contains(stdout, "kind: GitRepository") {
+				t.Errorf("the rest of the tree is missing from stdout:\n%s", stdout)
 			}
-			for _, w := range tc.want {
+			for _, w := range append(tc.want, "built 1 Kustomizations", "failed 1") {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr lacks %q:\n%s", w, stderr)
 				}
 			}
 		})
+	}
+}
+
+// TestFluxBuildClusterOnlyConfigMap: a required substituteFrom ConfigMap
+// the repository does not hold is taken as the cluster's: a warning and a
+// note naming the placeholders, the build goes on; --var fills it.
+func TestFluxBuildClusterOnlyConfigMap(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "--analyze=false", "--repo-root", fluxRepo, fluxRepo+"/clusters/bad-missing-cm")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"clusters/bad-missing-cm/ks.yaml:1: warning RG0107 Kustomization flux-system/missing-cm", "ConfigMap flux-system/cluster-vars", "optional: true",
+		"note: ConfigMap flux-system/cluster-vars is not in the repository", "routeguard-unset-<name> stand for region, zone_never_set"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	if !strings.Contains(stdout, "region: routeguard-unset-region") {
+		t.Errorf("no placeholder for region:\n%s", stdout)
+	}
+	stdout, stderr, code = runCLI(t, "", "flux", "build", "--all", "--analyze=false", "--var", "region=eu", "--var", "zone_never_set=a", "--repo-root", fluxRepo, fluxRepo+"/clusters/bad-missing-cm")
+	if code != ExitOK || !strings.Contains(stdout, "region: eu\n") || strings.Contains(stdout, "routeguard-unset-region") {
+		t.Errorf("--var region=eu: exit %d, stderr %s\nstdout %s", code, stderr, stdout)
 	}
 }
 
@@ -71,7 +98,8 @@ func TestFluxBuildRemoteChartWarns(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "warning: clusters/good/apps.yaml:91: HelmRelease flux-system/remote") || !strings.Contains(stderr, "cannot be rendered offline") {
+	if !strings.Contains(stderr, "clusters/good/apps.yaml:91: info RG0106 HelmRelease flux-system/remote: not built here") || !strings.Contains(stderr, "HelmRepository flux-system/podinfo") ||
+		!strings.Contains(stderr, "skipped 1 (1 HelmRepository not in the tree)") {
 		t.Fatalf("no warning for the remote chart:\n%s", stderr)
 	}
 }
@@ -88,7 +116,10 @@ func TestFluxBuildExamples(t *testing.T) {
 		}
 	}
 	report, _, code := runCLI(t, "", "flux", "build", "--all", "--report", "json", "../../examples/flux/clusters/prod")
-	if code != ExitOK || !strings.Contains(report, `"findings": []`) && !strings.Contains(report, `"findings": null`) {
+	// Only infos: the validation analyzers know no CRD for Flux's own kinds
+	// (RG5007).
+	if code != ExitOK || !strings.Contains(report, `"errors": 0,
+    "warnings": 0,`) {
 		t.Fatalf("json report (exit %d):\n%s", code, report)
 	}
 }
@@ -163,5 +194,54 @@ func TestFluxBuildFile(t *testing.T) {
 	}
 	if strings.Contains(stdout, "reviews") || strings.Contains(stdout, "helm.toolkit.fluxcd.io") {
 		t.Fatalf("objects of other files were built:\n%s", stdout)
+	}
+}
+
+// TestFluxBuildNothingChecked: a tree whose output holds no routing object
+// is RG0100 (an error by default), naming the root and the skipped nodes,
+// so it cannot pass as clean; a tree with routes is not.
+func TestFluxBuildNothingChecked(t *testing.T) {
+	_, stderr, code := runCLI(t, "", "flux", "build", "--all", "--repo-root", fluxRepo, fluxRepo+"/clusters/good")
+	if code != ExitFindings || !strings.Contains(stderr, "error RG0100 Kustomization flux-system/flux-system: the build produced") ||
+		!strings.Contains(stderr, "not one routing object") || !strings.Contains(stderr, "1 objects of the tree were skipped or failed to build") {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if _, stderr, _ := runCLI(t, "", "flux", "build", "--all", "../../examples/flux/clusters/prod"); strings.Contains(stderr, "RG0100") {
+		t.Errorf("RG0100 on a tree with routes:\n%s", stderr)
+	}
+}
+
+// TestFluxBuildHomeExample: examples/flux/clusters/home, the shape flux
+// bootstrap and the app-per-directory convention produce, built as a tree:
+// child Kustomizations from cluster-apps (patched to substitute from a
+// Secret only the cluster has), a chart in Git, an OCIRepository and a
+// HelmRepository chart (skipped offline, named), another repository's
+// GitRepository (skipped, named), configMapGenerator input that is not an
+// object; --var fills the cluster-only variable.
+func TestFluxBuildHomeExample(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "flux", "build", "--all", "../../examples/flux/clusters/home")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{
+		"built 6 Kustomizations, rendered 1 HelmReleases, skipped 3 (1 another Git repository, 2 chart needs the network), failed 0",
+		"info RG0106 Kustomization flux-system/gateway-api-crds: not built here: its source, GitRepository flux-system/gateway-api (https://github.com/kubernetes-sigs/gateway-api, tag v1.3.0",
+		"info RG0106 HelmRelease podinfo/podinfo: not built here: its chart oci://ghcr.io/stefanprodan/charts/podinfo:6.9.0",
+		"info RG0106 HelmRelease observability/grafana",
+		"warning RG0001 HTTPRoute podinfo/podinfo: backendRef names Service podinfo/podinfo, which cannot be checked: it may be among the objects routeguard could not render (HelmRelease podinfo/podinfo was not built here (chart needs the network)",
+		"note: Secret flux-system/cluster-secrets is made in the cluster by ExternalSecret flux-system/cluster-secrets",
+	} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	for _, w := range []string{"- echo.routeguard-unset-secret-domain", `hostname: "*.routeguard-unset-secret-domain"`, "greeting: hello from home", "kind: Service\nmetadata:\n  labels:\n    helm.toolkit.fluxcd.io/name: echo\n    helm.toolkit.fluxcd.io/namespace: echo\n  name: echo\n  namespace: echo\n"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q", w)
+		}
+	}
+	stdout, _, code = runCLI(t, "", "flux", "build", "--all", "--var", "SECRET_DOMAIN=home.example.com", "../../examples/flux/clusters/home")
+	if code != ExitOK || !strings.Contains(stdout, "- echo.home.example.com") || strings.Contains(stdout, "routeguard-unset-") {
+		t.Errorf("--var SECRET_DOMAIN: exit %d", code)
 	}
 }

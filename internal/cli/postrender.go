@@ -183,8 +183,14 @@ func runPostrender(cmd *cobra.Command, env *Env, f *postrenderFlags) (err error)
 
 // postrenderVars merges --vars-file files in order, then --var.
 func postrenderVars(f *postrenderFlags) (map[string]string, error) {
+	return parseVars(f.varsFiles, f.vars)
+}
+
+// parseVars merges --vars-file files in order, then --var (postrender and
+// flux build).
+func parseVars(varsFiles, varFlags []string) (map[string]string, error) {
 	vars := map[string]string{}
-	for _, p := range f.varsFiles {
+	for _, p := range varsFiles {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("--vars-file %w", err)
@@ -210,7 +216,7 @@ func postrenderVars(f *postrenderFlags) (map[string]string, error) {
 			}
 		}
 	}
-	for _, kv := range f.vars {
+	for _, kv := range varFlags {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("--var %q: want name=value", kv)

@@ -3,54 +3,51 @@ package flux
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"fmt"
-	"path/filepath"
 	"strings"
 
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/strvals"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
-	"github.com/routeguard/routeguard/internal/substitute"
 )
 
-// BuildHelmRelease renders a HelmRelease whose chart is in the repository
-// as helm-controller would: release name spec.releaseName, else
-// [targetNamespace-]name; namespace spec.targetNamespace, else the
-// HelmRelease's; values from valuesFrom in order, then spec.values; and
-// spec.postRenderers (Kustomize patches and images) followed by
-// helm-controller's origin labels, run through Helm's post-render step.
-func (inv *Inventory) BuildHelmRelease(ctx context.Context, hr *manifest.Object, opts Options) (*manifest.Set, error) {
-	set, err := inv.buildHelmRelease(ctx, hr, opts)
-	if err != nil {
-		if _, skip := err.(*SkipError); skip {
-			return nil, err
-		}
-		return nil, &BuildError{Object: hr, Err: err}
+// decodeHelmRelease converts a HelmRelease to helm-controller's typed API
+// object, as the API server holds it.
+func decodeHelmRelease(o *manifest.Object) (*helmv2.HelmRelease, error) {
+	var hr helmv2.HelmRelease
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Body, &hr); err != nil {
+		return nil, fmt.Errorf("does not decode as a Flux HelmRelease: %w", err)
 	}
-	return set, nil
+	return &hr, nil
 }
 
-func (inv *Inventory) buildHelmRelease(ctx context.Context, hr *manifest.Object, opts Options) (*manifest.Set, error) {
-	spec, _ := hr.Body["spec"].(map[string]any)
-	chartDir, valuesFiles, remote, err := inv.chartSource(hr, opts)
+// buildHelmRelease renders a HelmRelease as helm-controller would: release
+// name spec.releaseName, else [targetNamespace-]name (shortened past 53
+// characters as helm-controller does); namespace spec.targetNamespace,
+// else the HelmRelease's; values from valuesFrom in order, then
+// spec.values; the chart's CRDs unless install.crds is Skip; then
+// spec.postRenderers (Kustomize patches and images), commonMetadata and
+// helm-controller's origin labels, through Helm's post-render step.
+func (b *builder) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Object, error) {
+	hr, err := decodeHelmRelease(n.Object)
 	if err != nil {
 		return nil, err
 	}
-	archive := ""
-	if remote != nil {
-		dir, cleanup, err := tempDir()
-		if err != nil {
-			return nil, err
-		}
-		defer cleanup()
-		if archive, err = remote.fetch(ctx, dir); err != nil {
-			return nil, err
-		}
+	cs, err := b.chartOf(ctx, hr)
+	if err != nil {
+		return nil, err
 	}
-	values, err := inv.helmValues(hr)
+	if cs.origin != nil && cs.origin.self {
+		n.Dir = cs.origin.realDir(cs.dir)
+	}
+	values, unread, err := b.helmValues(n, hr)
 	if err != nil {
 		return nil, err
 	}
@@ -58,173 +55,133 @@ func (inv *Inventory) buildHelmRelease(ctx context.Context, hr *manifest.Object,
 	if err != nil {
 		return nil, err
 	}
-	targetNS, _ := spec["targetNamespace"].(string)
-	namespace := cmp.Or(targetNS, hr.Namespace, "default")
-	set, err := render.RenderRelease(ctx, inv.RepoRoot, filepath.Join(inv.RepoRoot, filepath.FromSlash(chartDir)), render.ReleaseOptions{
-		Name:         releaseName(hr),
-		Namespace:    namespace,
-		ValuesFiles:  valuesFiles,
-		Values:       values,
-		Archive:      archive,
-		KubeVersion:  opts.KubeVersion,
-		PostRenderer: pr,
+	namespace := cmp.Or(hr.GetReleaseNamespace(), "default")
+	install := hr.GetInstall()
+	root := b.root
+	if cs.origin != nil {
+		root = cs.origin.dir
+	}
+	set, err := render.RenderRelease(ctx, root, cs.dir, render.ReleaseOptions{
+		Name:                     shortenReleaseName(hr.GetReleaseName()),
+		Namespace:                namespace,
+		ValuesFiles:              cs.valuesFiles,
+		IgnoreMissingValuesFiles: cs.ignoreMissing,
+		Values:                   values,
+		Archive:                  cs.archive,
+		KubeVersion:              b.opts.KubeVersion,
+		PostRenderer:             pr,
+		SkipCRDs:                 install.SkipCRDs || install.CRDs == helmv2.Skip,
 	})
 	if err != nil {
-		return nil, err
+		if len(unread) > 0 {
+			// The values the cluster holds may be what the chart needs.
+			return nil, skip("values only in the cluster", "%s does not render without the values of %s, which only the cluster holds (%v)", cs.what, strings.Join(unread, ", "), err)
+		}
+		return nil, fmt.Errorf("%s: %w", cs.what, err)
 	}
 	// Helm leaves the namespace of namespaced objects to the client (helm
 	// install -n); helm-controller applies them in the release namespace.
-	out := manifest.NewSet()
+	var out []*manifest.Object
 	for _, o := range set.Objects() {
 		if o.Namespace == "" && !clusterScoped(o) {
 			o.SetNamespace(namespace)
 		}
-		if err := out.Add(o); err != nil {
-			return nil, err
+		if cs.origin != nil {
+			o.Source.File = cs.origin.display(o.Source.File)
+		} else {
+			o.Source.File = cs.what + ": " + o.Source.File
 		}
+		out = append(out, o)
 	}
 	return out, nil
 }
 
-// releaseName is helm-controller's GetReleaseName (shortened as it does
-// when over 53 characters is not needed for repository charts' names here).
-func releaseName(hr *manifest.Object) string {
-	spec, _ := hr.Body["spec"].(map[string]any)
-	if n, _ := spec["releaseName"].(string); n != "" {
-		return n
+// shortenReleaseName is helm-controller's release.ShortenName: names over
+// 53 characters become their first 40, a dash and 12 hex digits of their
+// SHA-256.
+func shortenReleaseName(name string) string {
+	if len(name) <= 53 {
+		return name
 	}
-	if ns, _ := spec["targetNamespace"].(string); ns != "" {
-		return ns + "-" + hr.Name
-	}
-	return hr.Name
-}
-
-// chartSource finds the chart directory in the repository: spec.chart.spec
-// with a GitRepository sourceRef, or spec.chartRef to a HelmChart whose
-// source is a GitRepository. Charts only a registry holds are skipped.
-func (inv *Inventory) chartSource(hr *manifest.Object, opts Options) (string, []string, *remoteChart, error) {
-	spec, _ := hr.Body["spec"].(map[string]any)
-	if ref, ok := spec["chartRef"].(map[string]any); ok {
-		kind, _ := ref["kind"].(string)
-		name, _ := ref["name"].(string)
-		ns, _ := ref["namespace"].(string)
-		ns = cmp.Or(ns, hr.Namespace)
-		if kind != "HelmChart" {
-			return "", nil, nil, &SkipError{Reason: fmt.Sprintf("its chart comes from %s %s/%s, a registry routeguard does not fetch; render it in CI with the chart vendored in the repository", kind, ns, name)}
-		}
-		hc, ok := inv.Sources[manifest.Key{Group: SourceGroup, Kind: "HelmChart", Namespace: ns, Name: name}]
-		if !ok {
-			return "", nil, nil, fmt.Errorf("spec.chartRef: HelmChart %s/%s is not in the repository (looked under %s)", ns, name, inv.Dir)
-		}
-		hcSpec, _ := hc.Body["spec"].(map[string]any)
-		return inv.chartFromSpec(hc, hcSpec, "HelmChart "+ns+"/"+name, opts)
-	}
-	chart, _ := spec["chart"].(map[string]any)
-	cs, ok := chart["spec"].(map[string]any)
-	if !ok {
-		return "", nil, nil, fmt.Errorf("neither spec.chart.spec nor spec.chartRef is set; name the chart")
-	}
-	return inv.chartFromSpec(hr, cs, "spec.chart.spec", opts)
-}
-
-func (inv *Inventory) chartFromSpec(owner *manifest.Object, cs map[string]any, where string, opts Options) (string, []string, *remoteChart, error) {
-	ref, _ := cs["sourceRef"].(map[string]any)
-	kind, _ := ref["kind"].(string)
-	name, _ := cs["chart"].(string)
-	if kind == "HelmRepository" {
-		if !opts.AllowNetwork {
-			return "", nil, nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from a HelmRepository, which cannot be rendered offline; pass --allow-network to fetch it", name)}
-		}
-		remote, err := inv.helmRepositoryChart(owner, cs)
-		return "", nil, remote, err
-	}
-	if kind != "GitRepository" {
-		return "", nil, nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from %s, which cannot be rendered offline (only charts in this repository, sourceRef kind GitRepository, and with --allow-network HelmRepository charts, are)", name, aKind(kind))}
-	}
-	if name == "" {
-		return "", nil, nil, fmt.Errorf("%s.chart is empty; give the chart's path in the repository", where)
-	}
-	var files []string
-	if vf, ok := cs["valuesFiles"].([]any); ok {
-		for _, f := range vf {
-			s, _ := f.(string)
-			// valuesFiles are relative to the repository root; make them
-			// relative to the chart, as render.ReleaseOptions takes them.
-			rel, err := filepath.Rel(filepath.FromSlash(strings.TrimPrefix(name, "./")), filepath.FromSlash(strings.TrimPrefix(s, "./")))
-			if err != nil {
-				return "", nil, nil, fmt.Errorf("%s.valuesFiles %q: %w", where, s, err)
-			}
-			files = append(files, rel)
-		}
-	}
-	return name, files, nil, nil
+	sum := fmt.Sprintf("%x", sha256.Sum256([]byte(name)))
+	return name[:53-13] + "-" + sum[:12]
 }
 
 // helmValues merges spec.valuesFrom in order and spec.values last, as
-// helm-controller's chartutil.ChartValuesFromReferences does.
-func (inv *Inventory) helmValues(hr *manifest.Object) (map[string]any, error) {
-	spec, _ := hr.Body["spec"].(map[string]any)
+// helm-controller's chartutil.ChartValuesFromReferences does. A reference
+// only the cluster can resolve (a Secret an ExternalSecret makes, or one
+// not in the repository) is left out; unread names them.
+func (b *builder) helmValues(n *Node, hr *helmv2.HelmRelease) (map[string]any, []string, error) {
 	out := map[string]any{}
-	refs, _ := spec["valuesFrom"].([]any)
-	for i, r := range refs {
-		rm, _ := r.(map[string]any)
-		kind, _ := rm["kind"].(string)
-		name, _ := rm["name"].(string)
-		key, _ := rm["valuesKey"].(string)
-		key = cmp.Or(key, "values.yaml")
-		targetPath, _ := rm["targetPath"].(string)
-		optional, _ := rm["optional"].(bool)
-		n := substitute.NamespacedName{Namespace: hr.Namespace, Name: name}
+	var unread []string
+	for i, r := range hr.Spec.ValuesFrom {
+		key := nsName{hr.Namespace, r.Name}
+		valuesKey := cmp.Or(r.ValuesKey, "values.yaml")
+		where := fmt.Sprintf("spec.valuesFrom[%d]", i)
 		var value []byte
-		var found bool
-		switch kind {
+		found := false
+		switch r.Kind {
 		case "ConfigMap":
-			if o, ok := inv.ConfigMaps[n]; ok {
-				m, _ := o.Body["data"].(map[string]any)
-				if v, ok := m[key]; ok {
-					value, found = []byte(scalarString(v)), true
-				} else if !optional {
-					return nil, fmt.Errorf("spec.valuesFrom[%d]: ConfigMap %s (%s) has no key %q", i, n, o.Source, key)
+			if o, ok := b.state.lookup("ConfigMap", key.ns, key.name); ok {
+				data := configMapData(o)
+				v, ok := data[valuesKey]
+				if !ok && !r.Optional {
+					return nil, nil, fmt.Errorf("%s: ConfigMap %s (%s) has no key %q", where, key, o.Source, valuesKey)
 				}
-			} else if !optional {
-				return nil, fmt.Errorf("spec.valuesFrom[%d]: ConfigMap %s is not in the repository (looked under %s); add it there, or mark it optional: true", i, n, inv.Dir)
+				value, found = []byte(v), ok
+			} else if !r.Optional {
+				unread = append(unread, b.unreadValues(n, where, "ConfigMap", key, "not in the repository"))
 			}
 		case "Secret":
-			if o, ok := inv.Secrets[n]; ok {
+			if maker, ok := b.state.madeBy(key.ns, key.name); ok {
+				if !r.Optional {
+					unread = append(unread, b.unreadValues(n, where, "Secret", key, "made in the cluster by "+maker))
+				}
+				continue
+			}
+			if o, ok := b.state.lookup("Secret", key.ns, key.name); ok {
 				data, err := secretData(o)
 				if err != nil {
-					return nil, err
+					return nil, nil, fmt.Errorf("%s: %w", where, err)
 				}
-				if v, ok := data[key]; ok {
-					value, found = v, true
-				} else if !optional {
-					return nil, fmt.Errorf("spec.valuesFrom[%d]: Secret %s (%s) has no key %q", i, n, o.Source, key)
+				v, ok := data[valuesKey]
+				if !ok && !r.Optional {
+					return nil, nil, fmt.Errorf("%s: Secret %s (%s) has no key %q", where, key, o.Source, valuesKey)
 				}
-			} else if !optional {
-				return nil, fmt.Errorf("spec.valuesFrom[%d]: Secret %s is not in the repository (looked under %s); add it there, or mark it optional: true", i, n, inv.Dir)
+				value, found = v, ok
+			} else if !r.Optional {
+				unread = append(unread, b.unreadValues(n, where, "Secret", key, "not in the repository"))
 			}
 		default:
-			return nil, fmt.Errorf("spec.valuesFrom[%d]: kind %q must be ConfigMap or Secret", i, kind)
+			return nil, nil, fmt.Errorf("%s: kind %q must be ConfigMap or Secret", where, r.Kind)
 		}
 		if !found {
 			continue
 		}
-		if targetPath != "" {
-			if err := strvals.ParseIntoString(targetPath+"="+string(value), out); err != nil {
-				return nil, fmt.Errorf("spec.valuesFrom[%d]: targetPath %q: %w", i, targetPath, err)
+		if r.TargetPath != "" {
+			if err := strvals.ParseIntoString(r.TargetPath+"="+string(value), out); err != nil {
+				return nil, nil, fmt.Errorf("%s: targetPath %q: %w", where, r.TargetPath, err)
 			}
 			continue
 		}
 		cur := map[string]any{}
 		if err := yaml.Unmarshal(value, &cur); err != nil {
-			return nil, fmt.Errorf("spec.valuesFrom[%d]: %s %s key %q is not a YAML map of values (content not shown): %v", i, kind, n, key, redactYAMLError(err))
+			return nil, nil, fmt.Errorf("%s: %s %s key %q is not a YAML map of values (content not shown): %v", where, r.Kind, key, valuesKey, redactYAMLError(err))
 		}
 		out = loader.MergeMaps(out, cur)
 	}
-	if v, ok := spec["values"].(map[string]any); ok {
-		out = loader.MergeMaps(out, deepCopy(v))
+	out = loader.MergeMaps(out, hr.GetValues())
+	return out, unread, nil
+}
+
+// unreadValues records a valuesFrom source only the cluster has.
+func (b *builder) unreadValues(n *Node, where, kind string, key nsName, why string) string {
+	n.clusterSources = append(n.clusterSources, &clusterSource{Kind: kind, Key: key, Why: why, values: true})
+	if why == "not in the repository" {
+		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
+			Message: fmt.Sprintf("%s: %s %s is neither among the objects the tree applies nor made by one routeguard knows (ExternalSecret, SealedSecret, OnePasswordItem, SOPS); routeguard renders the chart without its values; if nothing creates it, helm-controller fails; fix the name, or mark it optional: true", where, kind, key)})
 	}
-	return out, nil
+	return kind + " " + key.String()
 }
 
 // redactYAMLError keeps the position of a YAML error and drops any quoted
@@ -237,39 +194,14 @@ func redactYAMLError(err error) string {
 	return msg
 }
 
-func deepCopy(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		switch x := v.(type) {
-		case map[string]any:
-			out[k] = deepCopy(x)
-		case []any:
-			s := make([]any, len(x))
-			copy(s, x)
-			out[k] = s
-		default:
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // clusterScoped lists the cluster-scoped kinds a chart commonly renders.
 func clusterScoped(o *manifest.Object) bool {
 	switch o.Kind {
 	case "Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding", "PriorityClass",
 		"StorageClass", "PersistentVolume", "IngressClass", "GatewayClass", "ValidatingWebhookConfiguration",
-		"MutatingWebhookConfiguration", "APIService", "RuntimeClass":
+		"MutatingWebhookConfiguration", "APIService", "RuntimeClass", "ClusterIssuer", "ValidatingAdmissionPolicy",
+		"ValidatingAdmissionPolicyBinding", "CSIDriver", "VolumeSnapshotClass":
 		return true
 	}
 	return false
-}
-
-// chartPath is spec.chart.spec.chart of a HelmRelease ("" when absent).
-func chartPath(o *manifest.Object) string {
-	spec, _ := o.Body["spec"].(map[string]any)
-	chart, _ := spec["chart"].(map[string]any)
-	cs, _ := chart["spec"].(map[string]any)
-	s, _ := cs["chart"].(string)
-	return s
 }

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"fmt"
 
-	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
+
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -25,24 +26,19 @@ type postRenderer struct {
 	kustomizations []kustypes.Kustomization
 	name, ns       string
 	// spec.commonMetadata: labels and annotations set on every object.
-	labels, annotations map[string]any
+	labels, annotations map[string]string
 }
 
-func newPostRenderer(hr *manifest.Object) (*postRenderer, error) {
-	spec, _ := hr.Body["spec"].(map[string]any)
+func newPostRenderer(hr *helmv2.HelmRelease) (*postRenderer, error) {
 	pr := &postRenderer{name: hr.Name, ns: hr.Namespace}
-	if cm, ok := spec["commonMetadata"].(map[string]any); ok {
-		pr.labels, _ = cm["labels"].(map[string]any)
-		pr.annotations, _ = cm["annotations"].(map[string]any)
+	if cm := hr.Spec.CommonMetadata; cm != nil {
+		pr.labels, pr.annotations = cm.Labels, cm.Annotations
 	}
-	list, _ := spec["postRenderers"].([]any)
-	for i, item := range list {
-		m, _ := item.(map[string]any)
-		k, ok := m["kustomize"].(map[string]any)
-		if !ok {
+	for i, item := range hr.Spec.PostRenderers {
+		if item.Kustomize == nil {
 			continue
 		}
-		data, err := yaml.Marshal(k)
+		data, err := yaml.Marshal(item.Kustomize)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +87,7 @@ func runKustomize(k kustypes.Kustomization, manifests []byte) ([]byte, error) {
 	if err := fs.WriteFile("kustomization.yaml", data); err != nil {
 		return nil, err
 	}
-	resMap, err := fluxkustomize.Build(fs, ".")
+	resMap, err := kustomizeBuild(fs, ".")
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,20 @@ type Request struct {
 	// Cluster is what is known of the target cluster (Kubernetes version,
 	// API versions, its CRDs) for the validation analyzers.
 	Cluster analysis.Cluster
+	// Unrendered says where objects may exist that the front door could
+	// not render (a Flux Kustomization from another repository, a
+	// HelmRelease whose chart could not be fetched): references into these
+	// scopes are "cannot check" (RG0001), never errors.
+	Unrendered []analysis.UnrenderedScope
+	// ContextObjects resolve references besides the configuration's
+	// context paths and are never reported on (the rest of a Flux tree when
+	// one Kustomization of it is analyzed).
+	ContextObjects *manifest.Set
+	// Prior are the findings of a tree build (failed Kustomizations and
+	// HelmReleases, dependsOn cycles, RG0100 when nothing was checked):
+	// reported with the analysis' findings, under the same severity
+	// overrides and suppressions.
+	Prior []analysis.Finding
 }
 
 // Substitution is a set of postBuild variables.
@@ -158,6 +172,15 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	if err != nil {
 		return err
 	}
+	if req.ContextObjects != nil {
+		for _, o := range req.ContextObjects.Objects() {
+			if _, dup := ctxSet.Get(o.Key()); !dup {
+				if err := ctxSet.Add(o); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	settings, err := Settings(cfg)
 	if err != nil {
 		return err
@@ -171,7 +194,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	analyzers = append(analyzers, session.Analyzers()...)
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Cluster: req.Cluster})
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered, Prior: req.Prior, Cluster: req.Cluster})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)

@@ -98,24 +98,9 @@ func splitHelmManifest(m string) []TemplateDoc {
 // mergeValues merges -f files and --set/--set-string as Helm does: files in
 // order, then --set, then --set-string.
 func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error) {
-	base := map[string]any{}
-	for _, f := range h.ValuesFiles {
-		p := f
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(chartDir, f)
-		}
-		data, err := r.readFile(p, r.maxFileBytes())
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("values file %s not found (paths are relative to the chart directory)", f)
-			}
-			return nil, fmt.Errorf("values file %w", err)
-		}
-		cur := map[string]any{}
-		if err := yaml.Unmarshal(data, &cur); err != nil {
-			return nil, fmt.Errorf("values file %s: %w", r.rel(p), err)
-		}
-		base = loader.MergeMaps(base, cur)
+	base, err := mergeValuesFiles(r, chartDir, h.ValuesFiles, false)
+	if err != nil {
+		return nil, err
 	}
 	for _, s := range h.Set {
 		if err := strvals.ParseInto(s, base); err != nil {
@@ -126,6 +111,34 @@ func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error
 		if err := strvals.ParseIntoString(s, base); err != nil {
 			return nil, fmt.Errorf("--set-string %q: %w", s, err)
 		}
+	}
+	return base, nil
+}
+
+// mergeValuesFiles merges values files (relative to chartDir) in order;
+// with ignoreMissing, files that do not exist are left out.
+func mergeValuesFiles(r *root, chartDir string, files []string, ignoreMissing bool) (map[string]any, error) {
+	base := map[string]any{}
+	for _, f := range files {
+		p := f
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(chartDir, f)
+		}
+		data, err := r.readFile(p, r.maxFileBytes())
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				if ignoreMissing {
+					continue
+				}
+				return nil, fmt.Errorf("values file %s not found (paths are relative to the chart directory)", f)
+			}
+			return nil, fmt.Errorf("values file %w", err)
+		}
+		cur := map[string]any{}
+		if err := yaml.Unmarshal(data, &cur); err != nil {
+			return nil, fmt.Errorf("values file %s: %w", r.rel(p), err)
+		}
+		base = loader.MergeMaps(base, cur)
 	}
 	return base, nil
 }

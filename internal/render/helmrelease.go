@@ -3,7 +3,9 @@ package render
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart"
@@ -11,6 +13,8 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/postrenderer"
 	release "helm.sh/helm/v4/pkg/release/v1"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -26,8 +30,14 @@ type ReleaseOptions struct {
 	KubeVersion string
 	// Archive, when set, is a chart archive fetched from a chart repository
 	// (outside the repository root); chartDir is then ignored and
-	// ValuesFiles must be empty.
+	// ValuesFiles are paths inside the chart.
 	Archive string
+	// IgnoreMissingValuesFiles skips ValuesFiles that do not exist
+	// (spec.chart.spec.ignoreMissingValuesFiles).
+	IgnoreMissingValuesFiles bool
+	// SkipCRDs leaves out the chart's crds/ directory (helm-controller's
+	// install.crds: Skip).
+	SkipCRDs bool
 	// PostRenderer runs on the rendered manifests, through Helm's own
 	// post-render step (helm-controller sets Kustomize patches and its
 	// origin labels here).
@@ -46,9 +56,6 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	var dir string
 	var ch chart.Charter
 	if o.Archive != "" {
-		if len(o.ValuesFiles) > 0 {
-			return nil, fmt.Errorf("valuesFiles of a chart fetched from a chart repository are not supported; move them into values")
-		}
 		dir = r.dir
 		if ch, err = loader.Load(o.Archive); err != nil {
 			return nil, fmt.Errorf("%s: cannot load Helm chart: %w", filepath.Base(o.Archive), err)
@@ -77,7 +84,12 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 		// source-controller packages the chart with spec.valuesFiles merged
 		// in order as its values.yaml: the chart's own values.yaml is not
 		// included unless listed ("values.yaml is not included by default").
-		files, err := mergeValues(r, dir, HelmOptions{ValuesFiles: o.ValuesFiles})
+		var files map[string]any
+		if o.Archive != "" {
+			files, err = archiveValues(ch, o.ValuesFiles, o.IgnoreMissingValuesFiles)
+		} else {
+			files, err = mergeValuesFiles(r, dir, o.ValuesFiles, o.IgnoreMissingValuesFiles)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +103,7 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if vals == nil {
 		vals = map[string]any{}
 	}
-	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, true, o.PostRenderer)
+	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, !o.SkipCRDs, o.PostRenderer)
 	if err != nil {
 		return nil, err
 	}
@@ -108,4 +120,36 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 		chartRel = filepath.Base(o.Archive)
 	}
 	return templateObjects(chartRel, splitHelmManifest(rv1.Manifest))
+}
+
+// archiveValues merges the values files inside a chart archive, in order.
+func archiveValues(ch chart.Charter, files []string, ignoreMissing bool) (map[string]any, error) {
+	v2, ok := ch.(*chartv2.Chart)
+	if !ok {
+		return nil, fmt.Errorf("valuesFiles need a v2 chart, got %T", ch)
+	}
+	out := map[string]any{}
+	for _, f := range files {
+		name := path.Clean(strings.TrimPrefix(filepath.ToSlash(f), "./"))
+		var data []byte
+		found := false
+		for _, file := range v2.Raw {
+			if file.Name == name {
+				data, found = file.Data, true
+				break
+			}
+		}
+		if !found {
+			if ignoreMissing {
+				continue
+			}
+			return nil, fmt.Errorf("values file %s is not in chart %s %s", f, v2.Name(), v2.Metadata.Version)
+		}
+		cur := map[string]any{}
+		if err := yaml.Unmarshal(data, &cur); err != nil {
+			return nil, fmt.Errorf("values file %s of chart %s: %w", f, v2.Name(), err)
+		}
+		out = loader.MergeMaps(out, cur)
+	}
+	return out, nil
 }

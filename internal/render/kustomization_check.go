@@ -42,6 +42,14 @@ func isRemoteRef(s string) bool {
 	return false
 }
 
+// IsRemoteRef reports whether Kustomize would fetch a kustomization's
+// path entry s (see isRemoteRef).
+func IsRemoteRef(s string) bool { return isRemoteRef(s) }
+
+// IsPathField reports whether Kustomize loads the strings of a
+// kustomization's field as files, directories or remote references.
+func IsPathField(field string) bool { return pathFields[field] }
+
 // checkKustomization refuses what the kustomization at file (parsed: m)
 // must not do.
 func (c *confinedFS) checkKustomization(file string, m *yaml.Node) error {

@@ -93,6 +93,9 @@ func sopsEncrypted(o *manifest.Object) bool {
 // naming the first, so that nothing goes unsaid; `routeguard flux build`
 // validates the substituted objects.
 func judgeable(c *analysis.Context, o *manifest.Object, vs []validate.Violation) []validate.Violation {
+	if !c.Cluster().SubstitutedOnApply {
+		return vs
+	}
 	var out, deferred []validate.Violation
 	for _, v := range vs {
 		if awaitsSubstitution(o, v) {

@@ -43,7 +43,10 @@ func TestCustomResources(t *testing.T) {
 			Cluster: analysis.Cluster{GatewayAPIChannel: "standard"}, Want: []string{"RG5005 HTTPRoute apps/sticky"}},
 		{Name: "versions not served are not validated", Files: []string{"versions.yaml"}},
 		{Name: "values awaiting Flux substitution are not judged; other mistakes are", Files: []string{"flux_variables.yaml"},
-			Want: []string{"RG5008 HTTPRoute apps/media", "RG5008 HTTPRoute apps/broken", "RG5001 HTTPRoute apps/broken"}},
+			Cluster: analysis.Cluster{SubstitutedOnApply: true},
+			Want:    []string{"RG5008 HTTPRoute apps/media", "RG5008 HTTPRoute apps/broken", "RG5001 HTTPRoute apps/broken"}},
+		{Name: "values applied as they are (cmp generate, flux build) are judged", Files: []string{"flux_variables.yaml"},
+			Want: []string{"RG5001 HTTPRoute apps/media", "RG5001 HTTPRoute apps/media", "RG5001 HTTPRoute apps/broken", "RG5001 HTTPRoute apps/broken"}},
 		{Name: "SOPS-encrypted objects (decrypted by Flux before they are applied)", Files: []string{"sops_encrypted.yaml"}},
 	})
 }

@@ -1,0 +1,99 @@
+package flux
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fluxcd/pkg/sourceignore"
+	"github.com/fluxcd/pkg/sourceignore/gitignore"
+
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// sourceArtifact returns a copy of dir as source-controller archives it
+// for a GitRepository, which is what kustomize-controller builds from:
+// regular files only, without what .sourceignore files and spec.ignore
+// exclude (VCS files always; source-controller's defaults, CI files,
+// images and archives, when neither says anything). Patterns are relative
+// to the repository root, as in the artifact.
+func (b *builder) sourceArtifact(dir string, gr *manifest.Object) (string, error) {
+	ignore, set := "", false
+	if gr != nil {
+		ignore, set = field.Get(gr.Body, "spec", "ignore").(string)
+	}
+	key := fmt.Sprintf("artifact %q %v %q", dir, set, ignore)
+	v, err := b.memo(key, func() (any, error) {
+		ps, err := sourceignore.LoadIgnorePatterns(dir, nil)
+		if err != nil {
+			return nil, fmt.Errorf("reading .sourceignore files: %w", err)
+		}
+		if set {
+			ps = append(ps, sourceignore.ReadPatterns(strings.NewReader(ignore), nil)...)
+		}
+		matcher := sourceignore.NewDefaultMatcher(ps, nil)
+		if len(ps) > 0 {
+			matcher = sourceignore.NewMatcher(append(sourceignore.VCSPatterns(nil), ps...))
+		}
+		dst, err := b.scratch("checkout")
+		if err != nil {
+			return nil, err
+		}
+		return dst, copyFiltered(dir, dst, matcher)
+	})
+	if err != nil {
+		return "", err
+	}
+	return v.(string), nil
+}
+
+// copyFiltered copies the regular files under src that matcher does not
+// exclude into dst, hard-linking where it can.
+func copyFiltered(src, dst string, matcher gitignore.Matcher) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		parts := strings.Split(rel, string(filepath.Separator))
+		if d.IsDir() {
+			if d.Name() == ".git" || matcher.Match(parts, true) {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() || matcher.Match(parts, false) {
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		if err := os.Link(p, target); err == nil {
+			return nil
+		}
+		return copyFile(p, target)
+	})
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return errors.Join(out.Close())
+}

@@ -1,0 +1,79 @@
+package flux
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Status is what became of a node.
+type Status int
+
+// Node statuses.
+const (
+	Pending Status = iota
+	Built          // built (Kustomization) or rendered (HelmRelease)
+	Skipped        // its source cannot be read here; Reason says why
+	Failed         // the controller would fail too; Reason says why
+)
+
+func (s Status) String() string {
+	return [...]string{"pending", "built", "skipped", "failed"}[s]
+}
+
+// Node is one Kustomization or HelmRelease of the tree.
+type Node struct {
+	// Object is the Flux object as the cluster would hold it: as its
+	// parent's build produced it (patched, substituted). For the root of a
+	// cluster directory without a sync Kustomization it is synthetic.
+	Object *manifest.Object
+	Parent *Node // nil for a root
+	Status Status
+	// Reason says why the node was skipped or failed.
+	Reason string
+	// SkipKind groups skip reasons for the summary ("OCIRepository source",
+	// "chart not in the cache", ...).
+	SkipKind string
+	// Objects are what the node applies, in build order (before duplicates
+	// of other nodes' objects are dropped).
+	Objects  []*manifest.Object
+	Duration time.Duration
+	// Dir is the directory whose .routeguard.yaml applies to the node: the
+	// Kustomization's spec.path or the chart's directory in this checkout,
+	// "" when neither is in it.
+	Dir string
+	// Unrendered says where the objects the node could not build would be.
+	Unrendered []analysis.UnrenderedScope
+
+	index     int // discovery order
+	synthetic bool
+	dependsOn []manifest.Key
+	findings  []analysis.Finding
+	notices   []Notice
+	// clusterSources: substituteFrom/valuesFrom sources only the cluster has.
+	clusterSources []*clusterSource
+	// duplicates: objects it applies that another node applied first.
+	duplicates []duplicate
+}
+
+// IsKustomization reports whether the node is a Flux Kustomization.
+func (n *Node) IsKustomization() bool { return n.Object.Kind == "Kustomization" }
+
+// Key is the node's object key.
+func (n *Node) Key() manifest.Key { return n.Object.Key() }
+
+// String renders "Kind ns/name".
+func (n *Node) String() string { return n.Object.String() }
+
+// describe names the node and where its object comes from.
+func (n *Node) describe() string {
+	return fmt.Sprintf("%s (%s)", n.Object, n.Object.Source)
+}
+
+// Notice is something the user should know that is not a finding.
+type Notice struct {
+	Level string // "note" or "warning"
+	Text  string
+}

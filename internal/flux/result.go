@@ -1,0 +1,285 @@
+package flux
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Result is what a tree build produced.
+type Result struct {
+	// Objects is everything the tree applies, each object once (the first
+	// node to apply it keeps it), nodes in dependsOn order (a parent before
+	// what it applies).
+	Objects *manifest.Set
+	// Nodes are the tree's Kustomizations and HelmReleases in the same
+	// order; each holds its status and objects.
+	Nodes []*Node
+	// Findings: failed builds (RG0101, RG0102), dependsOn cycles (RG0103)
+	// and missing targets (RG0104), objects applied twice (RG0105), nodes
+	// not built (RG0106), sources only the cluster has (RG0107).
+	Findings []analysis.Finding
+	// Unrendered says where objects may be that the tree could not build
+	// (skipped and failed nodes).
+	Unrendered []analysis.UnrenderedScope
+	// Notices are for the user: sources only the cluster has and the
+	// placeholders substituted for them, files left out of the scan.
+	Notices []Notice
+	// SkippedFiles are the YAML files of the entry directory that hold no
+	// Kubernetes objects (named in verbose output).
+	SkippedFiles []string
+	Stats        Stats
+	// Root is the node the build started from (the cluster directory's sync
+	// Kustomization; the first root of a file).
+	Root *Node
+}
+
+// Stats count what the build did.
+type Stats struct {
+	Kustomizations int            // built
+	HelmReleases   int            // rendered
+	Skipped        int            // not built here
+	Failed         int            // failing
+	SkippedBy      map[string]int // skip reasons
+	Objects        int
+}
+
+// Summary renders the stats in one line.
+func (s Stats) Summary() string {
+	line := fmt.Sprintf("built %d Kustomizations, rendered %d HelmReleases, skipped %d", s.Kustomizations, s.HelmReleases, s.Skipped)
+	if s.Skipped > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(s.SkippedBy)) {
+			parts = append(parts, fmt.Sprintf("%d %s", s.SkippedBy[k], k))
+		}
+		line += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return line + fmt.Sprintf(", failed %d; %d objects", s.Failed, s.Objects)
+}
+
+// result orders the nodes, assembles the objects and the findings.
+func (b *builder) result() *Result {
+	r := &Result{Objects: manifest.NewSet(), SkippedFiles: b.skippedFiles, Stats: Stats{SkippedBy: map[string]int{}}}
+	if len(b.nodes) > 0 {
+		r.Root = b.nodes[0]
+	}
+	order, cycles := b.order()
+	r.Nodes = order
+	for _, n := range order {
+		for _, o := range n.Objects {
+			if b.state.owner[o.Key()] == n {
+				if err := r.Objects.Add(o); err == nil {
+					r.Stats.Objects++
+				}
+			}
+		}
+	}
+	for _, c := range cycles {
+		names := make([]string, len(c))
+		for i, n := range c {
+			names[i] = n.String()
+		}
+		first := c[0]
+		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeDependsOnCycle, Object: analysis.RefOf(first.Object), Source: first.Object.Source, Analyzer: "flux",
+			Message: fmt.Sprintf("spec.dependsOn makes a cycle: %s -> %s; none of them ever becomes ready; break the cycle", strings.Join(names, " -> "), names[0])})
+	}
+	for _, n := range order {
+		switch n.Status {
+		case Skipped:
+			n.Unrendered = b.unrendered(n, "was not built here ("+n.SkipKind+")")
+		case Failed:
+			n.Unrendered = b.unrendered(n, "fails to build")
+		}
+		r.Unrendered = append(r.Unrendered, n.Unrendered...)
+	}
+	sources := map[string]*clusterUse{}
+	for _, n := range order {
+		r.Findings = append(r.Findings, n.findings...)
+		switch n.Status {
+		case Built:
+			if n.IsKustomization() {
+				r.Stats.Kustomizations++
+			} else {
+				r.Stats.HelmReleases++
+			}
+		case Skipped:
+			r.Stats.Skipped++
+			r.Stats.SkippedBy[n.SkipKind]++
+			r.Findings = append(r.Findings, n.finding(analysis.CodeNotBuilt, "not built here: "+n.Reason))
+		case Failed:
+			r.Stats.Failed++
+			code := analysis.CodeFluxBuildFailed
+			if !n.IsKustomization() {
+				code = analysis.CodeHelmReleaseFailed
+			}
+			r.Findings = append(r.Findings, n.finding(code, n.Reason))
+		}
+		for _, d := range n.duplicates {
+			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
+				Message: fmt.Sprintf("%s is applied by %s and by %s; the last to reconcile wins, and pruning either deletes it; keep it in one of them", d.object, d.first.describe(), n.describe())})
+		}
+		for _, dep := range n.dependsOn {
+			if _, ok := b.byKey[dep]; ok || b.mayHold(dep) {
+				continue
+			}
+			r.Findings = append(r.Findings, n.finding(analysis.CodeDependsOnMissing,
+				fmt.Sprintf("spec.dependsOn names %s, which nothing in the tree applies; unless it is created outside Git, Flux waits for it forever; fix the name or namespace", dep)))
+		}
+		for _, c := range n.clusterSources {
+			k := c.Kind + " " + c.Key.String()
+			u := sources[k]
+			if u == nil {
+				u = &clusterUse{src: c, vars: map[string]bool{}}
+				sources[k] = u
+			}
+			u.users++
+			for _, v := range c.Placeholders {
+				u.vars[v] = true
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(sources)) {
+		u := sources[k]
+		what := "substitute from it"
+		if u.src.values {
+			what = "take values from it"
+		}
+		text := fmt.Sprintf("%s is %s: %d Flux objects %s", k, u.src.Why, u.users, what)
+		if len(u.vars) > 0 {
+			text += fmt.Sprintf("; placeholders %s<name> stand for %s (give values with --var NAME=VALUE or --vars-file)", PlaceholderPrefix, strings.Join(slices.Sorted(maps.Keys(u.vars)), ", "))
+		} else if u.src.values {
+			text += "; rendered without those values"
+		}
+		r.Notices = append(r.Notices, Notice{Level: "note", Text: text})
+	}
+	sort.SliceStable(r.Findings, func(i, j int) bool { return r.Findings[i].Source.String() < r.Findings[j].Source.String() })
+	return r
+}
+
+type clusterUse struct {
+	src   *clusterSource
+	users int
+	vars  map[string]bool
+}
+
+type duplicate struct {
+	object *manifest.Object
+	first  *Node
+}
+
+// finding is a finding about the node's object.
+func (n *Node) finding(code, msg string) analysis.Finding {
+	return analysis.Finding{Code: code, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux", Message: msg}
+}
+
+// unrendered is where a node that was not built would put its objects: a
+// HelmRelease's release namespace (and cluster-scoped kinds), a
+// Kustomization's targetNamespace, else any namespace.
+func (b *builder) unrendered(n *Node, why string) []analysis.UnrenderedScope {
+	reason := fmt.Sprintf("%s %s", n.Object, why)
+	spec := n.Object.Body["spec"]
+	tns, _ := fieldString(spec, "targetNamespace")
+	if !n.IsKustomization() {
+		ns := cmp.Or(tns, n.Object.Namespace)
+		return []analysis.UnrenderedScope{{Namespace: ns, Reason: reason}, {Namespace: "", Reason: reason}}
+	}
+	if tns != "" {
+		return []analysis.UnrenderedScope{{Namespace: tns, Reason: reason}, {Namespace: "", Reason: reason}}
+	}
+	return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason}}
+}
+
+func fieldString(v any, key string) (string, bool) {
+	m, _ := v.(map[string]any)
+	s, ok := m[key].(string)
+	return s, ok && s != ""
+}
+
+// mayHold reports whether a node that was not built may apply k.
+func (b *builder) mayHold(k manifest.Key) bool {
+	for _, n := range b.nodes {
+		for _, u := range n.Unrendered {
+			if u.Covers(manifest.GroupKind{Group: k.Group, Kind: k.Kind}, k.Namespace) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Select returns the nodes named name (in namespace ns; "" for any) and
+// everything they apply, directly or through their children, and the
+// objects of those nodes; rest holds every other object of the tree.
+func (r *Result) Select(name, ns string) (nodes []*Node, in, rest *manifest.Set) {
+	chosen := map[*Node]bool{}
+	for _, n := range r.Nodes {
+		if n.Object.Name == name && (ns == "" || n.Object.Namespace == ns) {
+			chosen[n] = true
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, nil, nil
+	}
+	within := func(n *Node) bool {
+		for m := n; m != nil; m = m.Parent {
+			if chosen[m] {
+				return true
+			}
+		}
+		return false
+	}
+	owner := map[manifest.Key]*Node{}
+	for _, n := range r.Nodes {
+		for _, o := range n.Objects {
+			if _, ok := owner[o.Key()]; !ok {
+				owner[o.Key()] = n
+			}
+		}
+		if within(n) {
+			nodes = append(nodes, n)
+		}
+	}
+	in, rest = manifest.NewSet(), manifest.NewSet()
+	for _, o := range r.Objects.Objects() {
+		if n := owner[o.Key()]; n != nil && within(n) {
+			_ = in.Add(o)
+		} else {
+			_ = rest.Add(o)
+		}
+	}
+	return nodes, in, rest
+}
+
+// SubstituteVariable returns the value of spec.postBuild.substitute[name]
+// of a Kustomization.
+func SubstituteVariable(ks *manifest.Object, name string) (string, bool) {
+	v, ok := field.Map(ks.Body, "spec", "postBuild", "substitute")[name].(string)
+	return v, ok
+}
+
+// FindingsOf returns the build findings about the given nodes and the
+// objects they apply (for --name: the rest of the tree only resolves
+// references, its own failures are not the selected object's).
+func (r *Result) FindingsOf(nodes []*Node) []analysis.Finding {
+	refs := map[analysis.ObjectRef]bool{}
+	for _, n := range nodes {
+		refs[analysis.RefOf(n.Object)] = true
+		for _, o := range n.Objects {
+			refs[analysis.RefOf(o)] = true
+		}
+	}
+	var out []analysis.Finding
+	for _, f := range r.Findings {
+		if refs[f.Object] {
+			out = append(out, f)
+		}
+	}
+	return out
+}

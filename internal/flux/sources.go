@@ -1,0 +1,202 @@
+package flux
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// origin is a local directory holding a source's content.
+type origin struct {
+	dir  string // absolute: the source's artifact as the controllers see it
+	real string // the directory it was made from ("" for an assembled artifact)
+	self bool   // this checkout
+	name string // how messages name it
+	// files maps a path relative to dir to the path shown to users (for an
+	// artifact assembled from this checkout); nil: prefix applies.
+	files map[string]string
+	// prefix is dir relative to the repository root ("" for this
+	// checkout; "../other" for a directory mapped outside it).
+	prefix string
+}
+
+// skipError says a node cannot be built here, and why; it is an explicit
+// result, not a failure: the controller could build it.
+type skipError struct {
+	kind   string // group of the reason, for the summary
+	reason string
+}
+
+func (e *skipError) Error() string { return e.reason }
+
+func skip(kind, format string, a ...any) error {
+	return &skipError{kind: kind, reason: fmt.Sprintf(format, a...)}
+}
+
+// originOf resolves a sourceRef: a mapped directory, this checkout, an
+// artifact assembled from this checkout; else a skip naming the source.
+func (b *builder) originOf(ref SourceKey) (*origin, error) {
+	if dir, ok := b.mapped[ref]; ok {
+		gr, _ := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
+		art, err := b.sourceArtifact(dir, gr)
+		if err != nil {
+			return nil, err
+		}
+		o := &origin{dir: art, real: dir, self: dir == b.root, name: "--source " + ref.String()}
+		if o.self {
+			o.name = "this checkout"
+		} else if rel, err := filepath.Rel(b.root, dir); err == nil {
+			o.prefix = filepath.ToSlash(rel)
+		} else {
+			o.prefix = filepath.ToSlash(dir)
+		}
+		return o, nil
+	}
+	switch ref.Kind {
+	case "GitRepository":
+		gr, declared := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
+		if b.isSelf(ref, gr) {
+			art, err := b.sourceArtifact(b.root, gr)
+			if err != nil {
+				return nil, err
+			}
+			return &origin{dir: art, real: b.root, self: true, name: "this checkout"}, nil
+		}
+		if !declared {
+			return nil, skip("GitRepository not in the tree",
+				"its source, GitRepository %s/%s, is not among the objects the tree applies; if it is this repository, say so with --source GitRepository/%s/%s=., else map it to a checkout with --source GitRepository/%s/%s=DIR",
+				ref.Namespace, ref.Name, ref.Namespace, ref.Name, ref.Namespace, ref.Name)
+		}
+		return nil, skip("another Git repository",
+			"its source, GitRepository %s/%s (%s%s, %s), is another repository or ref than this checkout's; map it to a checkout with --source GitRepository/%s/%s=DIR",
+			ref.Namespace, ref.Name, field.String(gr.Body, "spec", "url"), refString(gr), gr.Source, ref.Namespace, ref.Name)
+	case "OCIRepository", "Bucket":
+		where := ""
+		if o, ok := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name); ok {
+			where = fmt.Sprintf(" (%s, %s)", cmp.Or(field.String(o.Body, "spec", "url"), field.String(o.Body, "spec", "bucketName")), o.Source)
+		}
+		return nil, skip(ref.Kind+" source",
+			"its source, %s %s/%s%s, is an artifact routeguard does not fetch; map it to a directory with --source %s/%s/%s=DIR",
+			ref.Kind, ref.Namespace, ref.Name, where, ref.Kind, ref.Namespace, ref.Name)
+	case "ExternalArtifact":
+		return b.artifact(ref)
+	case "":
+		return nil, errors.New("spec.sourceRef.kind is empty; name the source (GitRepository, OCIRepository, Bucket or ExternalArtifact)")
+	}
+	return nil, fmt.Errorf("spec.sourceRef.kind %q is not a source kustomize-controller reads (GitRepository, OCIRepository, Bucket, ExternalArtifact)", ref.Kind)
+}
+
+// isSelf reports whether a GitRepository is this checkout: the one the
+// cluster directory's sync uses, or one with the same URL and ref as a
+// declared one that is.
+func (b *builder) isSelf(ref SourceKey, gr *manifest.Object) bool {
+	if b.self[ref] {
+		return true
+	}
+	if gr == nil {
+		return false
+	}
+	for k := range b.self {
+		if s, ok := b.state.source(SourceGroup, "GitRepository", k.Namespace, k.Name); ok && sameRepository(s, gr) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameRepository compares two GitRepositories' URL (scheme, user and .git
+// left aside) and ref.
+func sameRepository(a, b *manifest.Object) bool {
+	ua, ub := normalizeGitURL(field.String(a.Body, "spec", "url")), normalizeGitURL(field.String(b.Body, "spec", "url"))
+	return ua != "" && ua == ub && refString(a) == refString(b)
+}
+
+func normalizeGitURL(u string) string {
+	u = strings.ToLower(strings.TrimSpace(u))
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	} else if at := strings.Index(u, "@"); at >= 0 && strings.Contains(u[at:], ":") {
+		u = strings.Replace(u[at+1:], ":", "/", 1) // git@host:org/repo
+	}
+	if at := strings.Index(u, "@"); at >= 0 && at < strings.Index(u+"/", "/") {
+		u = u[at+1:]
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
+}
+
+// refString renders a GitRepository's spec.ref ("" when unset).
+func refString(gr *manifest.Object) string {
+	ref := field.Map(gr.Body, "spec", "ref")
+	var parts []string
+	for _, k := range []string{"branch", "tag", "semver", "name", "commit"} {
+		if v := field.String(ref, k); v != "" {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+// sourceRef reads a sourceRef map, defaulting its namespace to ns.
+func sourceRef(m map[string]any, ns string) SourceKey {
+	return SourceKey{Kind: field.String(m, "kind"), Namespace: cmp.Or(field.String(m, "namespace"), ns), Name: field.String(m, "name")}
+}
+
+// localDir resolves p (relative to o.dir) to an existing directory inside
+// it, or an error naming the field.
+func (o *origin) localDir(what, p string) (string, error) {
+	if p == "" {
+		p = "./"
+	}
+	if filepath.IsAbs(p) {
+		return "", fmt.Errorf("%s %q must be relative to the source's root", what, p)
+	}
+	dir := filepath.Join(o.dir, filepath.FromSlash(p))
+	if rel, err := filepath.Rel(o.dir, dir); err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", fmt.Errorf("%s %q leads outside the source's root", what, p)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%s %q: no such directory in %s (paths are relative to the source's root); fix the path", what, p, o.name)
+		}
+		return "", fmt.Errorf("%s %q: %w", what, p, err)
+	}
+	return dir, nil
+}
+
+// display maps a path under o.dir to the path users see.
+func (o *origin) display(rel string) string {
+	if o.files != nil {
+		if d, ok := o.files[rel]; ok {
+			return d
+		}
+		return o.name + ": " + rel
+	}
+	if o.prefix != "" {
+		return path.Join(o.prefix, rel)
+	}
+	return rel
+}
+
+// realDir maps a directory of the artifact back to the checkout it was
+// made from ("" when there is none).
+func (o *origin) realDir(p string) string {
+	if o.real == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(o.dir, p)
+	if err != nil || !(filepath.IsLocal(rel) || rel == ".") {
+		return ""
+	}
+	return filepath.Join(o.real, rel)
+}

@@ -1,0 +1,229 @@
+package flux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/substitute"
+)
+
+// PlaceholderPrefix starts the value routeguard substitutes for a variable
+// that only the cluster holds: a substituteFrom ConfigMap or Secret that is
+// made in the cluster (ExternalSecret, SealedSecret, SOPS) or is not in the
+// repository, when no --var gives it. The same variable gets the same
+// placeholder everywhere, so a listener's *.${DOMAIN} still matches a
+// route's app.${DOMAIN}.
+const PlaceholderPrefix = "routeguard-unset-"
+
+// Placeholder is the value substituted for the cluster-only variable name.
+func Placeholder(name string) string {
+	return PlaceholderPrefix + strings.ToLower(strings.ReplaceAll(name, "_", "-"))
+}
+
+// clusterSource is a substituteFrom source routeguard cannot read.
+type clusterSource struct {
+	Kind string
+	Key  nsName
+	Why  string
+	// Placeholders are the variables routeguard substituted placeholders
+	// for on its behalf.
+	Placeholders []string
+	values       bool // a valuesFrom source (its values are left out)
+}
+
+// postBuild runs Flux's postBuild substitution on a Kustomization's
+// objects. substituteFrom sources are read from what the tree applies; a
+// required one that routeguard cannot read (made in the cluster, or not in
+// the repository) stands for the cluster's: it holds the --var values and
+// a placeholder for every variable the objects use without a default that
+// nothing else sets.
+func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustomization, body map[string]any, set *manifest.Set) (*manifest.Set, error) {
+	pb := ks.Spec.PostBuild
+	src := &substitute.Sources{ConfigMaps: map[substitute.NamespacedName]map[string]string{}, Secrets: map[substitute.NamespacedName]map[string][]byte{}}
+	defined := map[string]bool{}
+	for k := range pb.Substitute {
+		defined[k] = true
+	}
+	var unread []*clusterSource
+	for i, ref := range pb.SubstituteFrom {
+		key := nsName{ks.Namespace, ref.Name}
+		nn := substitute.NamespacedName{Namespace: key.ns, Name: key.name}
+		where := fmt.Sprintf("spec.postBuild.substituteFrom[%d]", i)
+		// A Kustomization may apply its own substituteFrom source (the
+		// cluster holds it from the previous reconcile).
+		lookup := func(kind string) (*manifest.Object, bool) {
+			if obj, ok := b.state.lookup(kind, key.ns, key.name); ok {
+				return obj, true
+			}
+			if obj, ok := set.Lookup("", kind, key.ns, key.name); ok {
+				return obj, true
+			}
+			return set.Lookup("", kind, "", key.name)
+		}
+		switch ref.Kind {
+		case "ConfigMap":
+			if obj, ok := lookup("ConfigMap"); ok {
+				data := configMapData(obj)
+				src.ConfigMaps[nn] = data
+				for k := range data {
+					defined[k] = true
+				}
+				continue
+			}
+		case "Secret":
+			if maker, ok := b.state.madeBy(key.ns, key.name); ok {
+				unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "made in the cluster by " + maker})
+				continue
+			}
+			if obj, ok := lookup("Secret"); ok && field.Has(obj.Body, "sops") {
+				unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "SOPS-encrypted (" + obj.Source.String() + "; kustomize-controller decrypts it, routeguard cannot)"})
+				continue
+			}
+			if obj, ok := lookup("Secret"); ok && !field.Has(obj.Body, "sops") {
+				data, err := secretData(obj)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", where, err)
+				}
+				src.Secrets[nn] = data
+				for k := range data {
+					defined[k] = true
+				}
+				continue
+			}
+		default:
+			return nil, fmt.Errorf("%s: kind %q must be ConfigMap or Secret", where, ref.Kind)
+		}
+		if ref.Optional {
+			continue // Flux skips a missing optional source
+		}
+		unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "not in the repository"})
+		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
+			Message: fmt.Sprintf("%s: %s %s is neither among the objects the tree applies nor made by one routeguard knows (ExternalSecret, SealedSecret, OnePasswordItem, SOPS); routeguard takes it as created in the cluster and substitutes --var values or placeholders (%s<name>) for its variables; if nothing creates it, kustomize-controller fails; fix the name, or mark it optional: true",
+				where, ref.Kind, key, PlaceholderPrefix)})
+	}
+	values := maps.Clone(b.opts.Vars)
+	if values == nil {
+		values = map[string]string{}
+	}
+	if len(unread) > 0 {
+		for _, v := range variablesWithoutDefault(set) {
+			if !defined[v] && values[v] == "" {
+				values[v] = Placeholder(v)
+				unread[0].Placeholders = append(unread[0].Placeholders, v)
+			}
+		}
+		fill(src, unread, values)
+	}
+	opts := substitute.Options{Strict: b.opts.Strict, Origin: n.describe()}
+	for tries := 0; ; tries++ {
+		out, err := substitute.Apply(ctx, set, body, src, opts)
+		if err == nil {
+			n.clusterSources = append(n.clusterSources, unread...)
+			return out, nil
+		}
+		var se *substitute.Error
+		v := ""
+		if errors.As(err, &se) {
+			v = se.Variable()
+		}
+		// A variable the scan did not see (in a key, or built by an
+		// expression): placeholder it too when only the cluster can set it.
+		if len(unread) == 0 || v == "" || defined[v] || values[v] != "" || tries > 100 {
+			return nil, b.substitutionError(err)
+		}
+		values[v] = Placeholder(v)
+		unread[0].Placeholders = append(unread[0].Placeholders, v)
+		fill(src, unread, values)
+	}
+}
+
+// fill gives every unreadable source the values.
+func fill(src *substitute.Sources, unread []*clusterSource, values map[string]string) {
+	for _, u := range unread {
+		nn := substitute.NamespacedName{Namespace: u.Key.ns, Name: u.Key.name}
+		if u.Kind == "ConfigMap" {
+			src.ConfigMaps[nn] = maps.Clone(values)
+			continue
+		}
+		data := make(map[string][]byte, len(values))
+		for k, v := range values {
+			data[k] = []byte(v)
+		}
+		src.Secrets[nn] = data
+	}
+}
+
+// varRef matches ${name...} not escaped as $${...}; group 2 is what
+// follows the name inside the braces.
+var varRef = regexp.MustCompile(`(^|[^$])\$\{([_a-zA-Z][_a-zA-Z0-9]*)([^}]*)\}`)
+
+// variablesWithoutDefault lists, sorted, the variables the objects use at
+// least once without a default (${x}, ${x^^}; not ${x:=d}, ${x:-d},
+// ${x=d}), skipping objects that opt out of substitution.
+func variablesWithoutDefault(set *manifest.Set) []string {
+	seen := map[string]bool{}
+	var walk func(v any)
+	scan := func(s string) {
+		if !strings.Contains(s, "${") {
+			return
+		}
+		for _, m := range varRef.FindAllStringSubmatch(s, -1) {
+			rest := m[3]
+			if strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, ":-") || strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "-") {
+				continue
+			}
+			seen[m[2]] = true
+		}
+	}
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			scan(x)
+		case map[string]any:
+			for k, val := range x {
+				scan(k)
+				walk(val)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val)
+			}
+		}
+	}
+	for _, o := range set.Objects() {
+		if o.Labels()[substituteMarker] == "disabled" || o.Annotations()[substituteMarker] == "disabled" {
+			continue
+		}
+		walk(o.Body)
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+const substituteMarker = KustomizeGroup + "/substitute"
+
+// variableLine finds the line of a strict-mode error's variable in the
+// object's file, from the object's first line on (0 when not found).
+func variableLine(root string, e *substitute.Error) int {
+	src := e.Object.Source
+	p := filepath.FromSlash(src.File)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return 0
+	}
+	return substitute.VariableLine(data, src.Line, e.Variable())
+}

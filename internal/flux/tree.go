@@ -1,0 +1,345 @@
+package flux
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/routeguard/routeguard/internal/charts"
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// builder holds one BuildTree run.
+type builder struct {
+	opts   Options
+	root   string // this checkout, absolute, symlinks resolved
+	mapped map[SourceKey]string
+	// self: the GitRepositories that are this checkout.
+	self   map[SourceKey]bool
+	charts *charts.Cache
+	state  *state
+	nodes  []*Node
+	byKey  map[manifest.Key]*Node
+
+	// Non-object YAML files the entry scan left out (verbose output).
+	skippedFiles []string
+
+	mu       sync.Mutex
+	memos    map[string]*memoEntry
+	tmp      string
+	cleanups []func()
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+// BuildTree builds the tree that starts at opts.Path. The error is for
+// input routeguard cannot start from (a path that does not exist or lies
+// outside the repository, a --source directory that does not exist, an
+// unreadable entry file) and for a failing Transform; everything a Flux
+// object gets wrong is in the result.
+func BuildTree(ctx context.Context, opts Options) (*Result, error) {
+	b, err := newBuilder(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.cleanup()
+	if err := b.enter(); err != nil {
+		return nil, err
+	}
+	if err := b.run(ctx); err != nil {
+		return nil, err
+	}
+	return b.result(), nil
+}
+
+func newBuilder(opts Options) (*builder, error) {
+	root, err := filepath.Abs(opts.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
+	}
+	b := &builder{opts: opts, root: root, mapped: map[SourceKey]string{}, self: map[SourceKey]bool{},
+		state: newState(), byKey: map[manifest.Key]*Node{}, memos: map[string]*memoEntry{}, charts: opts.Charts}
+	for k, p := range opts.Sources {
+		dir, err := filepath.Abs(p)
+		if err == nil {
+			dir, err = filepath.EvalSymlinks(dir)
+		}
+		if err != nil || !isDir(dir) {
+			return nil, fmt.Errorf("--source %s=%s: no such directory", k, p)
+		}
+		b.mapped[k] = dir
+	}
+	if b.charts == nil && opts.AllowNetwork {
+		c, cleanup, err := charts.Temporary()
+		if err != nil {
+			return nil, err
+		}
+		b.charts = c
+		b.cleanups = append(b.cleanups, cleanup)
+	}
+	return b, nil
+}
+
+func (b *builder) cleanup() {
+	for _, f := range slices.Backward(b.cleanups) {
+		f()
+	}
+}
+
+// scratch returns a new empty directory for assembled artifacts.
+func (b *builder) scratch(name string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.tmp == "" {
+		d, err := os.MkdirTemp("", "routeguard-flux-")
+		if err != nil {
+			return "", err
+		}
+		b.tmp = d
+		b.cleanups = append(b.cleanups, func() { os.RemoveAll(d) })
+	}
+	return os.MkdirTemp(b.tmp, safeName.ReplaceAllString(name, "_")+"-")
+}
+
+var safeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// memo runs build once per key, sharing its result between workers.
+func (b *builder) memo(key string, build func() (any, error)) (any, error) {
+	b.mu.Lock()
+	e, ok := b.memos[key]
+	if !ok {
+		e = &memoEntry{}
+		b.memos[key] = e
+	}
+	b.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = build() })
+	return e.v, e.err
+}
+
+// discover adds a Flux object a node applies as a new node (once per key).
+func (b *builder) discover(o *manifest.Object, parent *Node) *Node {
+	if !isFluxNode(o) {
+		return nil
+	}
+	if n, ok := b.byKey[o.Key()]; ok {
+		return n
+	}
+	n := &Node{Object: o, Parent: parent, index: len(b.nodes)}
+	n.dependsOn = dependsOnOf(o)
+	b.nodes = append(b.nodes, n)
+	b.byKey[o.Key()] = n
+	return n
+}
+
+func isFluxNode(o *manifest.Object) bool {
+	return (o.Group() == KustomizeGroup && o.Kind == "Kustomization") || (o.Group() == HelmGroup && o.Kind == "HelmRelease")
+}
+
+// dependsOnOf reads spec.dependsOn (same kind, namespace defaulting to the
+// object's).
+func dependsOnOf(o *manifest.Object) []manifest.Key {
+	var out []manifest.Key
+	for _, d := range field.Maps(o.Body, "spec", "dependsOn") {
+		if name := field.String(d, "name"); name != "" {
+			out = append(out, manifest.Key{Group: o.Group(), Kind: o.Kind, Namespace: cmp.Or(field.String(d, "namespace"), o.Namespace), Name: name})
+		}
+	}
+	return out
+}
+
+// run builds pending nodes in waves until none is left. A node is ready
+// when what it reads from the cluster (its sources, substituteFrom and
+// valuesFrom ConfigMaps and Secrets) is applied or known to be made in the
+// cluster; when no node is ready, every pending node is built with what
+// there is. Each wave builds concurrently and is merged in discovery
+// order, so the result does not depend on timing.
+func (b *builder) run(ctx context.Context) error {
+	workers := cmp.Or(b.opts.Workers, runtime.GOMAXPROCS(0))
+	done := 0
+	retried := map[*Node]bool{}
+	for {
+		if done == len(b.nodes) {
+			// A node built while stuck may have taken a source for the
+			// cluster's that a node built later applies or makes: build
+			// it again, once, now that the source is there.
+			again := b.retryable(retried)
+			if len(again) == 0 {
+				break
+			}
+			for _, n := range again {
+				retried[n] = true
+				n.Status, n.Reason, n.SkipKind, n.Objects = Pending, "", "", nil
+				n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
+			}
+			done = 0
+			b.compact(&done)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var wave []*Node
+		for _, n := range b.nodes[done:] {
+			if n.Status == Pending && b.ready(n) {
+				wave = append(wave, n)
+			}
+		}
+		if len(wave) == 0 {
+			for _, n := range b.nodes[done:] {
+				if n.Status == Pending {
+					wave = append(wave, n)
+				}
+			}
+		}
+		sem := make(chan struct{}, workers)
+		var wg sync.WaitGroup
+		errs := make([]error, len(wave))
+		for i, n := range wave {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				errs[i] = b.build(ctx, n)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		for _, n := range wave {
+			b.merge(n)
+		}
+		// Nodes are built in waves, not in index order: move the finished
+		// ones before the pending ones so done counts a prefix.
+		b.compact(&done)
+	}
+	return nil
+}
+
+// retryable returns the built nodes (not yet retried) that took a required
+// substituteFrom/valuesFrom source for one only the cluster has, when the
+// tree now applies it or an object that makes it.
+func (b *builder) retryable(retried map[*Node]bool) []*Node {
+	var out []*Node
+	for _, n := range b.nodes {
+		if retried[n] || n.Status != Built {
+			continue
+		}
+		for _, c := range n.clusterSources {
+			if c.Why != "not in the repository" {
+				continue
+			}
+			_, present := b.state.lookup(c.Kind, c.Key.ns, c.Key.name)
+			_, made := b.state.madeBy(c.Key.ns, c.Key.name)
+			if present || made && c.Kind == "Secret" {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// compact keeps b.nodes in discovery order and advances done past the
+// leading finished nodes.
+func (b *builder) compact(done *int) {
+	for *done < len(b.nodes) && b.nodes[*done].Status != Pending {
+		*done++
+	}
+}
+
+// build builds one node; its error is only a failing Transform.
+func (b *builder) build(ctx context.Context, n *Node) (err error) {
+	start := time.Now()
+	b.opts.progress(n, Started, 0)
+	var objs []*manifest.Object
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				objs, err = nil, fmt.Errorf("routeguard failed while building it (%v); this is a routeguard bug, please report it", r)
+			}
+		}()
+		if n.IsKustomization() {
+			objs, err = b.buildKustomization(ctx, n)
+		} else {
+			objs, err = b.buildHelmRelease(ctx, n)
+		}
+	}()
+	n.Duration = time.Since(start)
+	var se *skipError
+	switch {
+	case errors.As(err, &se):
+		n.Status, n.Reason, n.SkipKind = Skipped, strings.ReplaceAll(se.reason, b.root+string(filepath.Separator), ""), se.kind
+	case err != nil:
+		n.Status, n.Reason = Failed, strings.ReplaceAll(err.Error(), b.root+string(filepath.Separator), "")
+	default:
+		n.Status, n.Objects = Built, objs
+	}
+	b.opts.progress(n, Finished, n.Duration)
+	if n.Status == Built && b.opts.Transform != nil {
+		set := manifest.NewSet()
+		if err := set.AddAll(objs); err != nil {
+			return err
+		}
+		if err := b.opts.Transform(n, set); err != nil {
+			return err
+		}
+		n.Objects = set.Objects()
+	}
+	return nil
+}
+
+// merge applies a built node's objects to the state and discovers the
+// Flux objects among them.
+func (b *builder) merge(n *Node) {
+	if n.index == 0 {
+		b.selfFromRoot(n)
+	}
+	for _, o := range n.Objects {
+		if prev := b.state.add(n, o); prev != nil {
+			// A Kustomization that applies its own object (kept in its
+			// path) is not a conflict.
+			if prev != n && o.Key() != n.Key() {
+				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
+			}
+			continue
+		}
+		b.discover(o, n)
+	}
+}
+
+// selfFromRoot: when the sync's GitRepository is declared nowhere the root
+// applies (a cluster directory without flux bootstrap's gotk-sync.yaml)
+// and the root applies exactly one GitRepository, that one is taken for
+// this checkout.
+func (b *builder) selfFromRoot(root *Node) {
+	var gits []*manifest.Object
+	for _, o := range root.Objects {
+		if o.Group() == SourceGroup && o.Kind == "GitRepository" {
+			if b.self[SourceKey{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}] {
+				return
+			}
+			gits = append(gits, o)
+		}
+	}
+	if len(gits) == 1 {
+		b.self[SourceKey{Kind: "GitRepository", Namespace: gits[0].Namespace, Name: gits[0].Name}] = true
+	}
+}

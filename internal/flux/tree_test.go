@@ -1,0 +1,533 @@
+package flux
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/field"
+)
+
+// homeLab is a repository of the shape flux bootstrap and the
+// app-per-directory convention produce: a cluster directory with the sync
+// GitRepository and Kustomization, a cluster-apps Kustomization over
+// ./apps, one ks.yaml per app, app directories with configMapGenerator
+// inputs that are not Kubernetes objects, a chart in Git, an
+// OCIRepository chart, another repository's GitRepository, a Secret only
+// the cluster has, a broken path, a dependsOn cycle and postBuild's null
+// form.
+var homeLab = map[string]string{
+	"clusters/home/flux-system/kustomization.yaml": "resources: [gotk-sync.yaml]\n",
+	"clusters/home/flux-system/gotk-sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "ssh://git@github.com/me/home.git", ref: {branch: main}}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/home, prune: true, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+	// Not a Kubernetes object, and not in the kustomization.yaml: Flux
+	// never reads it; the entry scan must leave it out.
+	"clusters/home/flux-system/notes.yaml": "todo:\n  - upgrade flux\n",
+	"clusters/home/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cluster-apps, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps
+  prune: true
+  sourceRef: {kind: GitRepository, name: flux-system}
+`,
+	"clusters/home/vars.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cluster-settings, namespace: flux-system}
+data: {DOMAIN: example.com}
+---
+apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: cluster-secrets, namespace: flux-system}
+spec: {secretStoreRef: {kind: ClusterSecretStore, name: vault}, target: {name: cluster-secrets}}
+---
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: other-repo, namespace: flux-system}
+spec: {interval: 1m, url: "https://github.com/someone/else.git", ref: {branch: main}}
+`,
+	"apps/web/kustomization.yaml": "resources: [namespace.yaml, echo/ks.yaml, other/ks.yaml, broken/ks.yaml, chart/ks.yaml, oci/ks.yaml, nullpb/ks.yaml, cyc/ks.yaml]\n",
+	"apps/web/namespace.yaml":     "apiVersion: v1\nkind: Namespace\nmetadata: {name: web}\n",
+	"apps/web/echo/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: echo, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/web/echo/app
+  targetNamespace: web
+  dependsOn: [{name: chart}]
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substitute: {APP: echo}
+    substituteFrom:
+      - {kind: ConfigMap, name: cluster-settings}
+      - {kind: Secret, name: cluster-secrets}
+`,
+	"apps/web/echo/app/kustomization.yaml": "resources: [route.yaml, service.yaml]\nconfigMapGenerator:\n  - name: echo-config\n    files: [config.yaml]\n",
+	"apps/web/echo/app/config.yaml":        "server:\n  port: 8080\n  greeting: hello\n",
+	"apps/web/echo/app/service.yaml":       "apiVersion: v1\nkind: Service\nmetadata: {name: echo}\nspec: {ports: [{port: 80}]}\n",
+	"apps/web/echo/app/route.yaml": `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: ${APP}
+spec:
+  hostnames: ["${APP}.${DOMAIN}", "${SECRET_HOST}"]
+  rules: [{backendRefs: [{name: echo, port: 80}]}]
+`,
+	"apps/web/other/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: other, namespace: flux-system}
+spec: {interval: 10m, path: ./deploy, targetNamespace: other, sourceRef: {kind: GitRepository, name: other-repo}}
+`,
+	"apps/web/broken/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: broken, namespace: flux-system}
+spec: {interval: 10m, path: ./apps/web/broken/missing, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+	"apps/web/chart/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: chart, namespace: flux-system}
+spec: {interval: 10m, path: ./apps/web/chart/app, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+	"apps/web/chart/app/helmrelease.yaml": `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: web, namespace: web}
+spec:
+  interval: 10m
+  chart:
+    spec:
+      chart: ./charts/web
+      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}
+  values: {port: 8081}
+`,
+	"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+	"charts/web/templates/service.yaml": `apiVersion: v1
+kind: Service
+metadata: {name: {{ .Release.Name }}-svc}
+spec: {ports: [{port: {{ .Values.port }}}]}
+`,
+	"apps/web/oci/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: oci, namespace: flux-system}
+spec: {interval: 10m, path: ./apps/web/oci/app, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+	"apps/web/oci/app/release.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: OCIRepository
+metadata: {name: podinfo, namespace: web}
+spec: {interval: 1h, url: oci://ghcr.io/stefanprodan/charts/podinfo, ref: {tag: 6.7.0}}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: podinfo, namespace: web}
+spec:
+  interval: 10m
+  chartRef: {kind: OCIRepository, name: podinfo}
+`,
+	"apps/web/nullpb/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: nullpb, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/web/nullpb/app
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substitute: null
+`,
+	"apps/web/nullpb/app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nullpb, namespace: web}\ndata: {kept: \"${NOT_SUBSTITUTED:=x}\"}\n",
+	"apps/web/cyc/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cyc-a, namespace: flux-system}
+spec: {interval: 10m, path: ./apps/web/cyc/a, dependsOn: [{name: cyc-b}], sourceRef: {kind: GitRepository, name: flux-system}}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cyc-b, namespace: flux-system}
+spec: {interval: 10m, path: ./apps/web/cyc/b, dependsOn: [{name: cyc-a}], sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+	"apps/web/cyc/a/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: web}\n",
+	"apps/web/cyc/b/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b, namespace: web}\n",
+}
+
+func writeRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, content := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func findingsWith(r *Result, code, object string) []analysis.Finding {
+	var out []analysis.Finding
+	for _, f := range r.Findings {
+		if f.Code == code && f.Object.String() == object {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestBuildTreeHomeLab(t *testing.T) {
+	root := writeRepo(t, homeLab)
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Nodes {
+		if n.Reason != "" {
+			t.Logf("%s %s: %s", n, n.Status, n.Reason)
+		}
+	}
+	status := map[string]Status{}
+	for _, n := range res.Nodes {
+		status[n.String()] = n.Status
+	}
+	want := map[string]Status{
+		"Kustomization flux-system/flux-system": Built, "Kustomization flux-system/cluster-apps": Built,
+		"Kustomization flux-system/echo": Built, "Kustomization flux-system/chart": Built, "Kustomization flux-system/oci": Built,
+		"Kustomization flux-system/nullpb": Built, "Kustomization flux-system/cyc-a": Built, "Kustomization flux-system/cyc-b": Built,
+		"Kustomization flux-system/other": Skipped, "Kustomization flux-system/broken": Failed,
+		"HelmRelease web/web": Built, "HelmRelease web/podinfo": Skipped,
+	}
+	for k, w := range want {
+		if status[k] != w {
+			t.Errorf("%s: %s, want %s", k, status[k], w)
+		}
+	}
+	if len(status) != len(want) {
+		t.Errorf("nodes %v, want %d of them", status, len(want))
+	}
+	if s := res.Stats; s.Kustomizations != 8 || s.HelmReleases != 1 || s.Skipped != 2 || s.Failed != 1 {
+		t.Errorf("stats %+v", s)
+	}
+	if s := res.Stats.Summary(); !strings.Contains(s, "built 8 Kustomizations, rendered 1 HelmReleases, skipped 2 (1 another Git repository, 1 chart needs the network), failed 1") {
+		t.Errorf("summary %q", s)
+	}
+
+	// Every unbuilt node is a finding naming it and why.
+	if f := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/broken"); len(f) != 1 || !strings.Contains(f[0].Message, `spec.path "./apps/web/broken/missing": no such directory`) || f[0].Source.String() != "apps/web/broken/ks.yaml:1" {
+		t.Errorf("broken: %+v", f)
+	}
+	if f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/other"); len(f) != 1 || !strings.Contains(f[0].Message, "GitRepository flux-system/other-repo (https://github.com/someone/else.git, branch main") || !strings.Contains(f[0].Message, "another repository") {
+		t.Errorf("other: %+v", f)
+	}
+	if f := findingsWith(res, analysis.CodeNotBuilt, "HelmRelease web/podinfo"); len(f) != 1 || !strings.Contains(f[0].Message, "OCIRepository web/podinfo") {
+		t.Errorf("podinfo: %+v", f)
+	}
+	if f := findingsWith(res, analysis.CodeDependsOnCycle, "Kustomization flux-system/cyc-a"); len(f) != 1 || !strings.Contains(f[0].Message, "cyc-a -> Kustomization flux-system/cyc-b -> Kustomization flux-system/cyc-a") {
+		t.Errorf("cycle: %+v (all %+v)", f, res.Findings)
+	}
+	// What the skipped nodes would create is "cannot check", not missing.
+	covered := func(ns string) bool {
+		for _, u := range res.Unrendered {
+			if u.Namespace == ns && strings.Contains(u.Reason, "podinfo") {
+				return true
+			}
+		}
+		return false
+	}
+	if !covered("web") {
+		t.Errorf("no unrendered scope for the podinfo release in web: %+v", res.Unrendered)
+	}
+
+	// The child Kustomization was built from the object as applied:
+	// targetNamespace, configMapGenerator over a non-object YAML file,
+	// substitution from the cluster ConfigMap, placeholders for the Secret
+	// only the cluster has.
+	route, ok := res.Objects.Lookup("gateway.networking.k8s.io", "HTTPRoute", "web", "echo")
+	if !ok {
+		t.Fatalf("HTTPRoute web/echo not built; objects: %d", res.Objects.Len())
+	}
+	if h := field.Strings(route.Body, "spec", "hostnames"); !slices.Equal(h, []string{"echo.example.com", Placeholder("SECRET_HOST")}) {
+		t.Errorf("hostnames %v", h)
+	}
+	if route.Source.File != "apps/web/echo/app/route.yaml" {
+		t.Errorf("route source %s", route.Source)
+	}
+	generated := false
+	for _, o := range res.Objects.ByKind("", "ConfigMap") {
+		if strings.HasPrefix(o.Name, "echo-config-") && o.Namespace == "web" && strings.Contains(field.String(o.Body, "data", "config.yaml"), "greeting: hello") {
+			generated = true
+		}
+	}
+	if !generated {
+		t.Errorf("configMapGenerator output missing")
+	}
+	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+		return strings.Contains(n.Text, "Secret flux-system/cluster-secrets is made in the cluster by ExternalSecret flux-system/cluster-secrets") && strings.Contains(n.Text, "SECRET_HOST")
+	}) {
+		t.Errorf("no notice for the cluster-only Secret: %+v", res.Notices)
+	}
+	// The chart in Git was rendered with the release's values.
+	svc, ok := res.Objects.Lookup("", "Service", "web", "web-svc")
+	if !ok || field.Get(svc.Body, "spec", "ports").([]any)[0].(map[string]any)["port"] != int64(8081) && field.Get(svc.Body, "spec", "ports").([]any)[0].(map[string]any)["port"] != float64(8081) {
+		t.Errorf("chart Service: %v %v", ok, svc)
+	}
+	// postBuild: {substitute: null} is accepted; with no variables Flux
+	// runs no substitution (fluxcd/pkg/kustomize: len(vars) > 0).
+	if cm, ok := res.Objects.Lookup("", "ConfigMap", "web", "nullpb"); !ok || field.String(cm.Body, "data", "kept") != "${NOT_SUBSTITUTED:=x}" {
+		t.Errorf("nullpb ConfigMap: %v %v", ok, cm)
+	}
+	// dependsOn orders the output: chart before echo.
+	idx := func(name string) int {
+		return slices.IndexFunc(res.Nodes, func(n *Node) bool { return n.String() == name })
+	}
+	if idx("Kustomization flux-system/chart") > idx("Kustomization flux-system/echo") {
+		t.Errorf("echo (dependsOn chart) ordered before chart")
+	}
+	if !slices.ContainsFunc(res.SkippedFiles, func(s string) bool { return strings.Contains(s, "clusters/home/flux-system/notes.yaml") }) {
+		t.Errorf("notes.yaml not listed as left out: %v", res.SkippedFiles)
+	}
+}
+
+// TestBuildTreeSourcesMapped: --source maps another repository to a
+// directory, and the same URL and ref as the sync's is this checkout.
+func TestBuildTreeSourcesMapped(t *testing.T) {
+	root := writeRepo(t, homeLab)
+	other := writeRepo(t, map[string]string{"deploy/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-other}\n"})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: true,
+		Sources: map[SourceKey]string{{Kind: "GitRepository", Namespace: "flux-system", Name: "other-repo"}: other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "other", "from-other"); !ok {
+		t.Errorf("mapped source not built")
+	}
+	if res.Stats.Skipped != 1 {
+		t.Errorf("skipped %d, want 1 (podinfo)", res.Stats.Skipped)
+	}
+
+	// A GitRepository with this checkout's URL (another spelling) and ref
+	// is this checkout.
+	files := maps2(homeLab)
+	files["clusters/home/vars.yaml"] = strings.Replace(files["clusters/home/vars.yaml"], "https://github.com/someone/else.git", "https://github.com/me/home", 1)
+	files["apps/web/other/ks.yaml"] = strings.Replace(files["apps/web/other/ks.yaml"], "./deploy", "./apps/web/cyc/a", 1)
+	root = writeRepo(t, files)
+	res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Nodes {
+		if n.String() == "Kustomization flux-system/other" && n.Status != Built {
+			t.Errorf("other (same repository): %s %s", n.Status, n.Reason)
+		}
+	}
+}
+
+func maps2(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// TestBuildTreeDeterministic: two runs give the same objects in the same
+// order.
+func TestBuildTreeDeterministic(t *testing.T) {
+	root := writeRepo(t, homeLab)
+	var prev []string
+	for i := range 3 {
+		res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Workers: i + 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, o := range res.Objects.Objects() {
+			keys = append(keys, o.String()+"@"+o.Source.String())
+		}
+		for _, f := range res.Findings {
+			keys = append(keys, f.Code+" "+f.Object.String()+" "+f.Message)
+		}
+		if prev != nil && !slices.Equal(prev, keys) {
+			t.Fatalf("run %d differs:\n%v\nvs\n%v", i, keys, prev)
+		}
+		prev = keys
+	}
+}
+
+// TestBuildTreeRemoteBase: a remote resource is never fetched without
+// AllowNetwork (the node is skipped, naming the file and the resource);
+// with it, Kustomize fetches it (here from loopback).
+func TestBuildTreeRemoteBase(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: remote, namespace: web}\n")
+	}))
+	defer srv.Close()
+	files := maps2(homeLab)
+	files["apps/web/nullpb/app/kustomization.yaml"] = "resources: [cm.yaml, " + srv.URL + "/remote.yaml]\n"
+	root := writeRepo(t, files)
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("offline build reached the network (%d requests)", hits.Load())
+	}
+	f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb")
+	if len(f) != 1 || !strings.Contains(f[0].Message, `apps/web/nullpb/app/kustomization.yaml lists the remote resources "`+srv.URL+`/remote.yaml"`) || !strings.Contains(f[0].Message, "--allow-network") {
+		t.Errorf("remote base offline: %+v", f)
+	}
+	if res.Stats.SkippedBy["remote base needs the network"] != 1 {
+		t.Errorf("summary: %s", res.Stats.Summary())
+	}
+	res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), AllowNetwork: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "remote"); !ok || hits.Load() == 0 {
+		t.Errorf("with the network the remote resource was not built (%d requests)", hits.Load())
+	}
+}
+
+// TestBuildTreeLateSource: when the tree is stuck (every pending node waits
+// for something), nodes are built with what there is; one that took a
+// Secret for a cluster-only one is built again once a node built later
+// applies the object that makes it.
+func TestBuildTreeLateSource(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/c/flux-system/kustomization.yaml": "resources: [sync.yaml]\n",
+		"clusters/c/flux-system/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "https://example.com/c.git"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"clusters/c/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: a-uses, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/uses
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild: {substituteFrom: [{kind: Secret, name: late-secret}]}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: b-makes, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/makes
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild: {substituteFrom: [{kind: ConfigMap, name: never-there}]}
+`,
+		"apps/uses/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: uses, namespace: web}\ndata: {host: \"${HOST}\"}\n",
+		"apps/makes/es.yaml": `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: late-secret, namespace: flux-system}
+spec: {secretStoreRef: {kind: ClusterSecretStore, name: vault}, target: {name: late-secret}}
+`,
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c"), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingsWith(res, analysis.CodeClusterOnlySource, "Kustomization flux-system/a-uses"); len(f) != 0 {
+		t.Errorf("a-uses still takes late-secret for one nothing makes: %+v", f)
+	}
+	if f := findingsWith(res, analysis.CodeClusterOnlySource, "Kustomization flux-system/b-makes"); len(f) != 1 || !strings.Contains(f[0].Message, "ConfigMap flux-system/never-there") {
+		t.Errorf("b-makes: %+v", f)
+	}
+	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+		return strings.Contains(n.Text, "Secret flux-system/late-secret is made in the cluster by ExternalSecret flux-system/late-secret") && strings.Contains(n.Text, "HOST")
+	}) {
+		t.Errorf("notices: %+v", res.Notices)
+	}
+	if cm, ok := res.Objects.Lookup("", "ConfigMap", "web", "uses"); !ok || field.String(cm.Body, "data", "host") != Placeholder("HOST") {
+		t.Errorf("uses ConfigMap: %v", cm)
+	}
+	if res.Stats.Kustomizations != 3 {
+		t.Errorf("%s", res.Stats.Summary())
+	}
+}
+
+// TestBuildTreeArtifactGenerator: a Kustomization on an ExternalArtifact
+// that an ArtifactGenerator of the tree assembles from this checkout is
+// built from the assembled artifact (files keep their repository paths);
+// one assembled from another repository is skipped, naming both.
+func TestBuildTreeArtifactGenerator(t *testing.T) {
+	files := maps2(homeLab)
+	files["clusters/home/generator.yaml"] = `apiVersion: source.extensions.fluxcd.io/v1beta1
+kind: ArtifactGenerator
+metadata: {name: bundles, namespace: flux-system}
+spec:
+  sources:
+    - {alias: repo, kind: GitRepository, name: flux-system}
+  artifacts:
+    - name: cyc-bundle
+      copy:
+        - {from: "@repo/apps/web/cyc/a/**", to: "@artifact/a/"}
+        - {from: "@repo/apps/web/cyc/b/cm.yaml", to: "@artifact/b/cm.yaml"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: from-artifact, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./
+  targetNamespace: bundle
+  sourceRef: {kind: ExternalArtifact, name: cyc-bundle}
+`
+	root := writeRepo(t, files)
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b"} {
+		o, ok := res.Objects.Lookup("", "ConfigMap", "bundle", name)
+		if !ok {
+			t.Errorf("ConfigMap bundle/%s not built from the artifact; nodes: %v", name, res.Stats.Summary())
+			continue
+		}
+		if want := "apps/web/cyc/" + name + "/cm.yaml"; o.Source.File != want {
+			t.Errorf("ConfigMap bundle/%s: source %s, want %s", name, o.Source, want)
+		}
+	}
+	for _, n := range res.Nodes {
+		if n.String() == "Kustomization flux-system/from-artifact" && n.Status != Built {
+			t.Errorf("from-artifact: %s %s", n.Status, n.Reason)
+		}
+	}
+
+	// A source of another repository: skipped, naming the artifact, the
+	// generator and the source.
+	files["clusters/home/generator.yaml"] = strings.Replace(files["clusters/home/generator.yaml"], "    - {alias: repo, kind: GitRepository, name: flux-system}\n",
+		"    - {alias: repo, kind: GitRepository, name: flux-system}\n    - {alias: other, kind: GitRepository, name: other-repo}\n", 1)
+	root = writeRepo(t, files)
+	if res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")}); err != nil {
+		t.Fatal(err)
+	}
+	f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/from-artifact")
+	if len(f) != 1 || !strings.Contains(f[0].Message, "ExternalArtifact flux-system/cyc-bundle, is assembled by ArtifactGenerator flux-system/bundles (clusters/home/generator.yaml:1) from GitRepository/flux-system/other-repo") {
+		t.Errorf("other source: %+v", f)
+	}
+}
