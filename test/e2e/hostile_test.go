@@ -294,3 +294,29 @@ func TestHostileOutputEscaped(t *testing.T) {
 		t.Fatalf("the object name is not shown escaped (exit %d): %q", r.Code, out)
 	}
 }
+
+// flux build works on a copy of the repository's regular files (symlinks
+// and .git left out) behind Flux's own secure filesystem: a symlinked
+// manifest in the cluster directory or in a Kustomization's path never
+// brings outside content into the build.
+func TestHostileFluxBuildStaysInside(t *testing.T) {
+	repo, _ := hostileRepo(t, map[string]string{
+		"clusters/prod/apps.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\n" +
+			"spec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system}\n",
+		"clusters/prod/stolen.yaml": "->$OUTSIDE/secret.yaml",
+		"apps/kustomization.yaml":   "resources: [cm.yaml, stolen.yaml]\n",
+		"apps/cm.yaml":              "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: default}\n",
+		"apps/stolen.yaml":          "->../../outside/secret.yaml",
+		"apps/git.yaml":             "->../.git/config",
+	})
+	r := harness.Run(t, harness.Options{Dir: repo}, "flux", "build", "--all", "clusters/prod")
+	if strings.Contains(r.Stdout+r.Stderr, secretMarker) {
+		t.Fatalf("the marker escaped (exit %d):\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r.Code == 0 {
+		t.Fatalf("a build whose resource could not be read passed (stderr: %s)", r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "stolen.yaml") {
+		t.Fatalf("stderr does not name the unreadable resource: %s", r.Stderr)
+	}
+}
