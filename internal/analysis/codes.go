@@ -19,6 +19,8 @@ const (
 	CodeMalformed         = "RG0002"
 	CodeUnknownField      = "RG0003"
 	CodeEmptySpec         = "RG0004"
+	CodeRendersNothing    = "RG0005"
+	CodeNothingChecked    = "RG0006"
 
 	CodeParentNotFound       = "RG1001"
 	CodeParentNoSection      = "RG1002"
@@ -60,6 +62,10 @@ var catalog = []Code{
 		Description: "The object has a field its kind does not define (often a typo or a wrong indentation); kubectl and Argo CD reject it with strict field validation. Remove or correct the field."},
 	{ID: CodeEmptySpec, Severity: SeverityError, Title: "empty spec",
 		Description: "The object has no spec, or a spec without the fields its kind requires. Fill in the spec."},
+	{ID: CodeRendersNothing, Severity: SeverityWarning, Title: "app renders no objects",
+		Description: "An app (an Argo CD Application, or a directory) renders no objects, so there was nothing to check and the reconciler would apply nothing (with automated pruning it deletes what the app deployed before). Check the source path, the include/exclude globs and the files' extensions."},
+	{ID: CodeNothingChecked, Severity: SeverityWarning, Title: "no routing object checked",
+		Description: "The run rendered no routing object (no Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry), so a clean result means nothing. Check what was rendered and the paths given."},
 
 	{ID: CodeParentNotFound, Severity: SeverityError, Title: "parent Gateway not found",
 		Description: "A route's parentRef names a Gateway that does not exist. Fix the name or namespace, or add the Gateway."},

@@ -41,6 +41,7 @@ type shared struct {
 	rendered   map[string]bool // namespaces the app renders
 	known      map[string]bool // namespaces the context paths render
 	clusterGK  map[manifest.GroupKind]bool
+	unrendered []UnrenderedScope
 
 	memoMu sync.Mutex
 	memo   map[string]*memoEntry
@@ -141,6 +142,9 @@ func (c *Context) Resolve(k manifest.Key) (*manifest.Object, Scope) {
 	if o, ok := lookup(c.contextSet, k, c.defaultNS); ok {
 		return o, ScopeContext
 	}
+	if _, ok := c.unrenderedScope(k); ok {
+		return nil, ScopeOutside
+	}
 	if k.Namespace == "" || c.KnowsNamespace(k.Namespace) {
 		return nil, ScopeMissing
 	}
@@ -191,6 +195,12 @@ func (c *Context) Reportf(o *manifest.Object, code, format string, a ...any) {
 // ReportOutside reports (RG0001) that o refers, as what, to target in a
 // namespace this app does not render, so the reference cannot be checked.
 func (c *Context) ReportOutside(o *manifest.Object, what string, target manifest.Key) {
+	if u, ok := c.unrenderedScope(target); ok {
+		c.Reportf(o, CodeUnresolvedOutside,
+			"%s %s cannot be checked: it may be among the objects routeguard could not render (%s); render that source to check it, or suppress %s for this object",
+			what, target, u.Reason, CodeUnresolvedOutside)
+		return
+	}
 	c.Reportf(o, CodeUnresolvedOutside,
 		"%s %s is in namespace %q, which this app does not render, so it cannot be checked; "+
 			"add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",

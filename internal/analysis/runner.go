@@ -18,6 +18,9 @@ type RunOptions struct {
 	Config           Settings      // severity overrides and suppressions
 	Analyzers        []Analyzer    // what to run (registry.All() for everything)
 	DefaultNamespace string        // namespace of objects that name none ("default" if empty)
+	// Unrendered lists where objects may exist that routeguard could not
+	// render: references into these scopes are RG0001, never errors.
+	Unrendered []UnrenderedScope
 }
 
 // Result is the outcome of a run.
@@ -45,6 +48,7 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 		return nil, err
 	}
 	c := NewContext(opts.Set, opts.ContextSet, opts.DefaultNamespace)
+	c.unrendered = slices.Clone(opts.Unrendered)
 	analyzers := slices.Clone(opts.Analyzers)
 	SortAnalyzers(analyzers)
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	argocmp "github.com/routeguard/routeguard/internal/cmp"
-	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -83,22 +82,7 @@ func cmpRequest(env *Env) (pipeline.Request, *argocmp.Build, argocmp.Settings, e
 	if err != nil {
 		return pipeline.Request{}, b, s, fmt.Errorf("working directory: %w", err)
 	}
-	rf := renderFlags{repoRoot: argocmp.RepoRoot(cwd, b.SourcePath), allowNetwork: s.AllowNetwork,
-		maxFileMiB: manifest.DefaultMaxFileBytes >> 20, release: s.Release, values: s.ValuesFiles, set: s.HelmSet()}
-	opts, err := rf.options(env, cwd)
-	if err != nil {
-		return pipeline.Request{}, b, s, err
-	}
-	req := pipeline.Request{
-		Render:           &opts,
-		Overrides:        pipeline.Overrides{FailOn: s.FailOn, Weights: s.Weights},
-		DefaultNamespace: opts.Helm.Namespace,
-		Plugins:          pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv, RefuseRepositoryPlugins: true},
-	}
-	if len(s.Variables) > 0 {
-		req.Substitution = &pipeline.Substitution{Variables: s.Variables, Strict: true, Namespace: b.AppNamespace,
-			Origin: "the Application's substitution-variables parameter"}
-	}
+	req := b.Request(s, cwd, pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv})
 	return req, b, s, nil
 }
 

@@ -51,6 +51,12 @@ type Request struct {
 	// Analyzers run in process besides the built-in ones (the benchmark
 	// binary links Istio's analyzers in this way).
 	Analyzers []analysis.Analyzer
+	// ContextObjects resolve references besides the contextPaths' objects
+	// (the other Applications of an Argo CD cluster); never reported on.
+	ContextObjects *manifest.Set
+	// Unrendered are scopes whose objects could not be rendered:
+	// references into them are "cannot check" (RG0001), never errors.
+	Unrendered []analysis.UnrenderedScope
 }
 
 // Substitution is a set of postBuild variables.
@@ -153,6 +159,16 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	if err != nil {
 		return err
 	}
+	if req.ContextObjects != nil {
+		for _, o := range req.ContextObjects.Objects() {
+			if _, dup := ctxSet.Get(o.Key()); dup {
+				continue
+			}
+			if err := ctxSet.Add(o); err != nil {
+				return err
+			}
+		}
+	}
 	settings, err := Settings(cfg)
 	if err != nil {
 		return err
@@ -171,7 +187,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	analyzers = append(analyzers, session.Analyzers()...)
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace})
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)

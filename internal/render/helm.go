@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,7 +48,12 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 	}
 	if req := acc.MetaDependencies(); len(req) > 0 {
 		if err := action.CheckDependencies(ch, req); err != nil {
-			return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+			if !h.BuildDependencies {
+				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+			}
+			if err := buildDependencies(ctx, r, chartDir, ch, h.Dependencies); err != nil {
+				return nil, err
+			}
 		}
 	}
 	vals, err := mergeValues(r, chartDir, h)
@@ -58,6 +64,7 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 	if err != nil {
 		return nil, err
 	}
+	install.SkipSchemaValidation = h.SkipSchemaValidation
 	rel, err := install.RunWithContext(ctx, ch, vals)
 	if err != nil {
 		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), err)
@@ -98,8 +105,9 @@ func splitHelmManifest(m string) []TemplateDoc {
 	return out
 }
 
-// mergeValues merges -f files and --set/--set-string as Helm does: files in
-// order, then --set, then --set-string.
+// mergeValues merges values as Helm does: -f files in order (the inline
+// values last among them, as Argo CD passes them), then --set,
+// --set-string and --set-file.
 func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error) {
 	base := map[string]any{}
 	for _, f := range h.ValuesFiles {
@@ -120,6 +128,13 @@ func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error
 		}
 		base = loader.MergeMaps(base, cur)
 	}
+	if len(bytes.TrimSpace(h.ValuesYAML)) > 0 {
+		cur := map[string]any{}
+		if err := yaml.Unmarshal(h.ValuesYAML, &cur); err != nil {
+			return nil, fmt.Errorf("inline Helm values: %w", err)
+		}
+		base = loader.MergeMaps(base, cur)
+	}
 	for _, s := range h.Set {
 		if err := strvals.ParseInto(s, base); err != nil {
 			return nil, fmt.Errorf("--set %q: %w", s, err)
@@ -128,6 +143,22 @@ func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error
 	for _, s := range h.SetString {
 		if err := strvals.ParseIntoString(s, base); err != nil {
 			return nil, fmt.Errorf("--set-string %q: %w", s, err)
+		}
+	}
+	for _, s := range h.SetFile {
+		reader := func(rs []rune) (any, error) {
+			p := string(rs)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(chartDir, p)
+			}
+			data, err := r.readFile(p, manifest.DefaultMaxFileBytes)
+			if err != nil {
+				return nil, err
+			}
+			return string(data), nil
+		}
+		if err := strvals.ParseIntoFile(s, base, reader); err != nil {
+			return nil, fmt.Errorf("--set-file %q: %w", s, err)
 		}
 	}
 	return base, nil

@@ -72,7 +72,7 @@ func (t *text) Flush() error {
 			default:
 				sev = t.paint(ansiCyan, sev)
 			}
-			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", f.Source, sev, f.Code, f.Object, f.Message)
+			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", f.Source, sev, f.Code, f.Subject(), f.Message)
 		}
 	}
 	fmt.Fprintf(b, "\n%s\n", t.sum)
