@@ -21,6 +21,7 @@ const (
 	CodeEmptySpec         = "RG0004"
 	CodeRendersNothing    = "RG0005"
 	CodeNothingChecked    = "RG0006"
+	CodeAppNotRendered    = "RG0007"
 
 	CodeParentNotFound       = "RG1001"
 	CodeParentNoSection      = "RG1002"
@@ -66,6 +67,8 @@ var catalog = []Code{
 		Description: "An app (an Argo CD Application, or a directory) renders no objects, so there was nothing to check and the reconciler would apply nothing (with automated pruning it deletes what the app deployed before). Check the source path, the include/exclude globs and the files' extensions."},
 	{ID: CodeNothingChecked, Severity: SeverityWarning, Title: "no routing object checked",
 		Description: "The run rendered no routing object (no Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry), so a clean result means nothing. Check what was rendered and the paths given."},
+	{ID: CodeAppNotRendered, Severity: SeverityError, Title: "app does not render",
+		Description: "An app (an Argo CD Application or ApplicationSet) cannot be rendered from the repository: its source path does not exist, its chart or kustomization fails, its generator is wrong. The reconciler would fail on it too (Argo CD: a ComparisonError). Its namespaces cannot be checked until it renders. Fix what the message names."},
 
 	{ID: CodeParentNotFound, Severity: SeverityError, Title: "parent Gateway not found",
 		Description: "A route's parentRef names a Gateway that does not exist. Fix the name or namespace, or add the Gateway."},

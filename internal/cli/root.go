@@ -29,6 +29,7 @@ input or render error. The README says what each command prints on each.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(
 		newAnalyzeCommand(env),
+		newArgoCDCommand(env),
 		newCMPCommand(env),
 		newFluxCommand(env),
 		newHealthCommand(env),

@@ -22,18 +22,28 @@ type App struct {
 	Objects int
 	// What says what was rendered, for the message ("directory apps/web").
 	What string
+	// Err says why the app could not be rendered; Skipped that nothing of
+	// it could be rendered offline (neither is "renders nothing").
+	Err     string
+	Skipped bool
 }
 
-// EmptyApps reports RG0005 for every app that rendered no objects.
-type EmptyApps struct{ Apps []App }
+// Apps reports RG0007 for every app that could not be rendered and RG0005
+// for every app that rendered no objects.
+type Apps struct{ Apps []App }
 
-func (EmptyApps) Metadata() analysis.Metadata {
-	return analysis.Metadata{Name: "coverage.EmptyApps", Description: "Apps that render no objects."}
+func (Apps) Metadata() analysis.Metadata {
+	return analysis.Metadata{Name: "coverage.Apps", Description: "Apps that do not render, or render no objects."}
 }
 
-func (e EmptyApps) Analyze(_ context.Context, c *analysis.Context) error {
+func (e Apps) Analyze(_ context.Context, c *analysis.Context) error {
 	for _, a := range e.Apps {
-		if a.Objects > 0 {
+		if a.Err != "" {
+			c.Report(analysis.Finding{Code: analysis.CodeAppNotRendered, Object: a.Object, Source: a.Source, App: a.Name,
+				Message: "does not render: " + a.Err})
+			continue
+		}
+		if a.Objects > 0 || a.Skipped {
 			continue
 		}
 		c.Report(analysis.Finding{Code: analysis.CodeRendersNothing, Object: a.Object, Source: a.Source, App: a.Name,
