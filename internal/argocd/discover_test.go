@@ -9,8 +9,8 @@ import (
 // are followed; an Application manifest the root does not reach is not.
 func TestAppOfAppsRoot(t *testing.T) {
 	root := writeRepo(t, map[string]string{
-		"clusters/prod/root.yaml": application("root", "argocd", "clusters/prod/apps", "    directory:\n      recurse: true"),
-		"clusters/prod/apps/web.yaml":      application("web", "web", "apps/web", ""),
+		"clusters/prod/root.yaml":           application("root", "argocd", "clusters/prod/apps", "    directory:\n      recurse: true"),
+		"clusters/prod/apps/web.yaml":       application("web", "web", "apps/web", ""),
 		"clusters/prod/apps/nested/db.yaml": application("db", "db", "apps/db", ""),
 		"clusters/stage/other.yaml":         application("other", "other", "apps/web", ""),
 		"apps/web/cm.yaml":                  configMap("web"),
@@ -44,7 +44,7 @@ func TestDirectoryScan(t *testing.T) {
 	root := writeRepo(t, map[string]string{
 		"argocd/apps.yaml": application("web", "web", "apps/web", "") + "---\n" + configMap("not-an-app") + "---\n" +
 			application("api", "api", "apps/api", ""),
-		"argocd/bootstrap.yaml": application("bootstrap", "argocd", "argocd/children", ""),
+		"argocd/bootstrap.yaml":      application("bootstrap", "argocd", "argocd/children", ""),
 		"argocd/children/child.yaml": application("child", "child", "apps/web", ""),
 		"argocd/sets/list.yaml": `
 apiVersion: argoproj.io/v1alpha1
@@ -101,11 +101,11 @@ spec:
 func TestRepoURLInferred(t *testing.T) {
 	other := strings.ReplaceAll(application("ext", "ext", "charts/ext", ""), repoURL, "https://github.com/someone/else.git")
 	root := writeRepo(t, map[string]string{
-		"argocd/a.yaml":    application("a", "a", "apps/a", ""),
-		"argocd/b.yaml":    application("b", "b", "apps/b", ""),
-		"argocd/ext.yaml":  other,
-		"apps/a/cm.yaml":   configMap("a"),
-		"apps/b/cm.yaml":   configMap("b"),
+		"argocd/a.yaml":     application("a", "a", "apps/a", ""),
+		"argocd/b.yaml":     application("b", "b", "apps/b", ""),
+		"argocd/ext.yaml":   other,
+		"apps/a/cm.yaml":    configMap("a"),
+		"apps/b/cm.yaml":    configMap("b"),
 		"charts/ext/x.yaml": configMap("ext"),
 	})
 	res := build(t, root, Options{RepoURLs: []string{}}, "argocd")
