@@ -183,9 +183,12 @@ const clusterAppSet = `
         selector:
           matchLabels:
             env: prod
+            argocd.argoproj.io/secret-type: cluster
   template:
     metadata:
       name: '{{name}}-web'
+      labels:
+        region: '{{metadata.annotations.region}}'
     spec:
       project: default
       source:
@@ -197,7 +200,7 @@ const clusterAppSet = `
 `
 
 // Cluster generators list the clusters given (--cluster), with their
-// labels; without them the ApplicationSet is skipped with a notice and its
+// labels (and the label every cluster Secret has) and annotations; without them the ApplicationSet is skipped with a notice and its
 // namespaces cannot be checked.
 func TestAppSetClusters(t *testing.T) {
 	files := map[string]string{
@@ -206,12 +209,15 @@ func TestAppSetClusters(t *testing.T) {
 	}
 	t.Run("given", func(t *testing.T) {
 		res := build(t, writeRepo(t, files), Options{ClustersKnown: true, Clusters: []appset.Cluster{
-			{Name: "eu", Server: "https://eu.example.com", Labels: map[string]string{"env": "prod"}},
+			{Name: "eu", Server: "https://eu.example.com", Labels: map[string]string{"env": "prod"}, Annotations: map[string]string{"region": "eu-west"}},
 			{Name: "lab", Server: "https://lab.example.com", Labels: map[string]string{"env": "lab"}},
 		}}, "argocd")
 		equal(t, "Applications", appKeys(res), []string{"argocd/eu-web"})
 		if c := app(t, res, "argocd/eu-web").Cluster; c != "https://eu.example.com" {
 			t.Errorf("eu-web cluster = %q", c)
+		}
+		if r := app(t, res, "argocd/eu-web").App.Object.Labels()["region"]; r != "eu-west" {
+			t.Errorf("eu-web label region = %q, want the cluster's annotation", r)
 		}
 	})
 	t.Run("not given", func(t *testing.T) {

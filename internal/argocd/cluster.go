@@ -261,3 +261,28 @@ func (a *AppResult) describe() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Status sums up an Application's result: "failed" (it does not render),
+// "skipped" (no source could be rendered here: other repositories, charts
+// out of reach), "partial" (some sources skipped) or "rendered".
+func (a *AppResult) Status() string {
+	if a.Err != nil || a.Set == nil {
+		return "failed"
+	}
+	renderedAny, skippedAny := false, false
+	for _, s := range a.Sources {
+		switch {
+		case s.Skipped != "":
+			skippedAny = true
+		case s.Tool != "":
+			renderedAny = true
+		}
+	}
+	switch {
+	case skippedAny && !renderedAny:
+		return "skipped"
+	case skippedAny:
+		return "partial"
+	}
+	return "rendered"
+}

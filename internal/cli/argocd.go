@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,7 +53,7 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&f.repoRoot, "repo-root", "", "the checkout every source of this repository is read from (default: the git top level above the first PATH)")
 	fs.StringArrayVar(&f.repoURLs, "repo-url", nil, "a repoURL that means this repository (repeatable; default: the one whose paths exist here most often)")
-	fs.StringArrayVar(&f.clusters, "cluster", nil, "a cluster Argo CD knows, NAME=SERVER[,LABEL=VALUE...] (repeatable); cluster generators and destination names use them, and without any cluster generators are skipped")
+	fs.StringArrayVar(&f.clusters, "cluster", nil, "a cluster Argo CD knows, NAME=SERVER[,LABEL=VALUE...][,annotation:KEY=VALUE...] (repeatable); cluster generators and destination names use them, and without any cluster generators are skipped")
 	fs.StringVar(&f.appNamespace, "app-namespace", "argocd", "namespace of Application manifests that name none")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and remote Helm charts")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
@@ -100,7 +99,8 @@ func (f *argocdFlags) build(cmd *cobra.Command, env *Env, paths []string) (*argo
 	})
 }
 
-// parseClusters reads --cluster NAME=SERVER[,LABEL=VALUE...].
+// parseClusters reads --cluster NAME=SERVER[,LABEL=VALUE...][,annotation:KEY=VALUE...]
+// (a label key cannot hold ":", so the prefix is unambiguous).
 func parseClusters(specs []string) ([]appset.Cluster, error) {
 	var out []appset.Cluster
 	for _, s := range specs {
@@ -113,7 +113,14 @@ func parseClusters(specs []string) ([]appset.Cluster, error) {
 		for _, l := range parts[1:] {
 			k, v, ok := strings.Cut(l, "=")
 			if !ok || k == "" {
-				return nil, fmt.Errorf("--cluster %q: label %q is not LABEL=VALUE", s, l)
+				return nil, fmt.Errorf("--cluster %q: label %q is not LABEL=VALUE or annotation:KEY=VALUE", s, l)
+			}
+			if a, ok := strings.CutPrefix(k, "annotation:"); ok && a != "" {
+				if c.Annotations == nil {
+					c.Annotations = map[string]string{}
+				}
+				c.Annotations[a] = v
+				continue
 			}
 			if c.Labels == nil {
 				c.Labels = map[string]string{}
@@ -248,21 +255,15 @@ func skipNotices(res *argocd.Result) []pipeline.Notice {
 
 // writeSummary says on stderr what was built (and checked).
 func writeSummary(env *Env, res *argocd.Result, outcomes []argocd.ClusterOutcome) {
-	rendered, skipped, failed, objects := 0, 0, 0, 0
+	count, objects := map[string]int{}, 0
 	for _, a := range res.Apps {
-		switch {
-		case a.Err != nil:
-			failed++
-		case a.Set != nil:
-			rendered++
+		count[a.Status()]++
+		if a.Set != nil {
 			objects += a.Set.Len()
 		}
-		if slices.ContainsFunc(a.Sources, func(s argocd.SourceResult) bool { return s.Skipped != "" }) {
-			skipped++
-		}
 	}
-	fmt.Fprintf(env.Stderr, "routeguard: argocd: %d Applications (%d rendered, %d with skipped sources, %d failed), %d ApplicationSets, %d objects",
-		len(res.Apps), rendered, skipped, failed, len(res.AppSets), objects)
+	fmt.Fprintf(env.Stderr, "routeguard: argocd: %d Applications (%d rendered, %d partly rendered, %d skipped, %d failed), %d ApplicationSets, %d objects",
+		len(res.Apps), count["rendered"], count["partial"], count["skipped"], count["failed"], len(res.AppSets), objects)
 	if outcomes != nil {
 		routing := 0
 		for _, o := range outcomes {

@@ -270,6 +270,9 @@ func (x *expander) paramsFromFile(file string, content []byte, prefix string, va
 // clusters is Argo CD's ClusterGenerator over the given clusters: those
 // the selector matches, then the local cluster when no selector is set and
 // no given cluster is it.
+// clusterSecretTypeLabel marks the Secrets that are Argo CD clusters.
+const clusterSecretTypeLabel = "argocd.argoproj.io/secret-type"
+
 func (x *expander) clusters(body map[string]any) ([]map[string]any, error) {
 	if !x.env.ClustersKnown {
 		return nil, &UnsupportedError{Generator: "clusters", Reason: "the clusters Argo CD knows are not given (pass them with --cluster NAME=SERVER)"}
@@ -291,7 +294,15 @@ func (x *expander) clusters(body map[string]any) ([]map[string]any, error) {
 		if c.Server == InClusterServer {
 			hasLocal = true
 		}
-		if sel != nil && !sel.matches(c.Labels) {
+		// Every cluster Argo CD knows is a Secret labelled
+		// argocd.argoproj.io/secret-type: cluster; selectors and
+		// metadata.labels see that label too.
+		labels := maps.Clone(c.Labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[clusterSecretTypeLabel] = "cluster"
+		if sel != nil && !sel.matches(labels) {
 			continue
 		}
 		params := map[string]any{"name": c.Name, "nameNormalized": SanitizeName(c.Name), "server": c.Server, "project": c.Project}
@@ -300,15 +311,13 @@ func (x *expander) clusters(body map[string]any) ([]map[string]any, error) {
 			if len(c.Annotations) > 0 {
 				meta["annotations"] = maps.Clone(c.Annotations)
 			}
-			if len(c.Labels) > 0 {
-				meta["labels"] = maps.Clone(c.Labels)
-			}
+			meta["labels"] = labels
 			params["metadata"] = meta
 		} else {
 			for k, v := range c.Annotations {
 				params["metadata.annotations."+k] = v
 			}
-			for k, v := range c.Labels {
+			for k, v := range labels {
 				params["metadata.labels."+k] = v
 			}
 		}
