@@ -10,21 +10,39 @@ GOFLAGS  ?= -buildvcs=false
 CGO_ENABLED ?= 0
 export GOFLAGS CGO_ENABLED
 
-.PHONY: all build demo test test-main test-race test-sdk test-compat lint bench clean
+# Version stamped into `make build` and `make image` (internal/version);
+# releases get theirs from GoReleaser.
+VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+VERSION_PKG := github.com/routeguard/routeguard/internal/version
+LDFLAGS  := -X $(VERSION_PKG).version=$(VERSION) -X $(VERSION_PKG).revision=$(REVISION)
+
+# Release tools, installed from the Go module proxy into .tools/<version>/
+# (Renovate bumps the versions here).
+TOOLS              := $(CURDIR)/.tools
+GORELEASER_VERSION := v2.15.1
+CYCLONEDX_VERSION  := v1.10.0
+GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
+CYCLONEDX          := $(TOOLS)/cyclonedx-gomod-$(CYCLONEDX_VERSION)/cyclonedx-gomod
+IMAGE_DIR          ?= $(BIN)/image
+
+.PHONY: all build demo test test-main test-race test-sdk test-compat test-tools test-release lint bench clean \
+	image image-release release release-check release-snapshot schema sdk-sum tidy tools
 
 all: build
 
 # build: routeguard and its first-party Istio analysis plugin (kept out of the
 # main binary so apps without Istio objects do not pay for Istio's packages).
 build:
-	$(GO) build -o $(BIN)/routeguard ./cmd/routeguard
-	$(GO) build -o $(BIN)/routeguard-istio ./cmd/routeguard-istio
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/routeguard ./cmd/routeguard
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/routeguard-istio ./cmd/routeguard-istio
 
 # demo: build routeguard; render and analyze every bundled example app.
 demo: build
 	./scripts/demo.sh $(BIN)/routeguard
 
-test: test-main test-race test-sdk test-compat
+test: test-main test-race test-sdk test-compat test-tools
 
 test-main: build
 	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
@@ -40,18 +58,99 @@ test-sdk:
 	cd plugins/sdk && $(GO) test -count=1 ./...
 
 # test-compat runs routeguard's artifacts through Argo CD's own code
-# (argocd-cmp-server, Lua VM, notifications). Cold build: ~4 minutes.
+# (argocd-cmp-server, Lua VM, notifications, install manifests) of Argo CD
+# v3.5.7. Cold build: see README ("Argo CD versions tested").
 test-compat: build
 	cd compat/argocd && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
+
+# test-tools: the release tooling's fast tests (module release/): go.sum pins
+# the plugin SDK, the image's structure and reproducibility on stand-in
+# binaries, the GitHub Action and GitLab template.
+test-tools: build
+	cd release && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./modproxy/... ./image/... ./ci/... ./cmd/...
+
+# test-release: what a release builds, built and checked: `goreleaser
+# check`, the snapshot release (8 binaries, archives, checksums, SBOMs),
+# the image from real binaries (twice, for reproducibility), and `go
+# install .../cmd/routeguard@VERSION` through a local module proxy.
+# The image is built with the snapshot's version and commit, so that the
+# tests can compare its binaries with the archives'.
+SNAPSHOT_VERSION = $(shell sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)
+SNAPSHOT_COMMIT  = $(shell sed -n 's/.*"commit":"\([^"]*\)".*/\1/p' dist/metadata.json)
+test-release: release-check release-snapshot
+	$(MAKE) image VERSION=v$(SNAPSHOT_VERSION) REVISION=$(SNAPSHOT_COMMIT)
+	cd release && RELEASE_DIST=$(CURDIR)/dist IMAGE_LAYOUT=$(CURDIR)/$(IMAGE_DIR)/oci \
+		$(GO) test -count=1 -timeout 90m ./e2e/...
+
+# image: the Argo CD sidecar image (linux/amd64 + linux/arm64), built without
+# a container engine on a base assembled from pinned inputs (no registry
+# needed), as an OCI layout and an oci-archive tar. Releases build it on
+# distroless instead (docs/releasing.md).
+image:
+	cd release && $(GO) run ./cmd/image -source .. -version $(VERSION) -revision $(REVISION) \
+		-created $(SOURCE_DATE_EPOCH) -out $(CURDIR)/$(IMAGE_DIR)/oci -archive $(CURDIR)/$(IMAGE_DIR)/routeguard-cmp.oci.tar
+
+# image-release: the release image, on distroless (pinned by digest in
+# release/image), carrying the binaries GoReleaser built into dist/, pushed
+# to ghcr.io/routeguard/routeguard-cmp:$(VERSION) (after `docker login`).
+image-release:
+	cd release && $(GO) run ./cmd/image -source .. -version $(VERSION) -revision $(REVISION) \
+		-created $(SOURCE_DATE_EPOCH) -base distroless -goreleaser-dist $(CURDIR)/dist -push
+
+tools: $(GORELEASER) $(CYCLONEDX)
+
+$(GORELEASER):
+	GOBIN=$(dir $@) GOWORK=off $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+$(CYCLONEDX):
+	GOBIN=$(dir $@) GOWORK=off $(GO) install github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$(CYCLONEDX_VERSION)
+
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+
+# release: publish a release from a v* tag (.github/workflows/release.yml).
+release: $(GORELEASER) $(CYCLONEDX)
+	PATH="$(dir $(CYCLONEDX)):$$PATH" $(GORELEASER) release --clean --timeout 2h
+
+# GoReleaser reads the git remote's URL and, in a snapshot, drops all git
+# facts (the commit too) when there is none: a checkout without a remote
+# (a worktree, a CI checkout made with git init) gets the project's URL.
+GIT_REMOTE_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url \
+	GIT_CONFIG_VALUE_0=https://github.com/routeguard/routeguard.git)
+
+# release-snapshot: the release, unpublished, into dist/. Cross-compiling the
+# eight binaries is most of the time (BENCHMARKS.md).
+release-snapshot: $(GORELEASER) $(CYCLONEDX)
+	PATH="$(dir $(CYCLONEDX)):$$PATH" $(GIT_REMOTE_ENV) $(GORELEASER) release --snapshot --clean --timeout 2h
+
+# schema: regenerate schema/routeguard.schema.json from internal/config.
+schema:
+	$(GO) test ./internal/config/schema -run TestSchemaIsCurrent -update
+
+# go.mod requires the plugin SDK at its release version; go.work builds it
+# from plugins/sdk. `go mod tidy` ignores go.work, so tidy (and sdk-sum,
+# after a change to plugins/sdk) serve the SDK from a local module proxy.
+SDK_PROXY := $(CURDIR)/$(BIN)/sdk-proxy
+tidy:
+	sed -i '/^github\.com\/routeguard\/routeguard\/plugins\/sdk /d' go.sum
+	rm -rf $(SDK_PROXY) && cd release && $(GO) run ./cmd/modproxy -root .. -out $(SDK_PROXY)
+	GOWORK=off GOFLAGS=-mod=mod GONOSUMDB=github.com/routeguard/routeguard \
+		GOPROXY="file://$(SDK_PROXY),$$($(GO) env GOPROXY)" $(GO) mod tidy
+	cd plugins/sdk && $(GO) mod tidy
+	cd release && $(GO) mod tidy
+	cd compat/argocd && $(GO) mod tidy
+
+sdk-sum: tidy
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd plugins/sdk && $(GO) vet ./...
 	cd compat/argocd && $(GO) vet ./...
+	cd release && $(GO) vet ./...
 
 bench: build
 	./scripts/bench.sh
 
 clean:
-	rm -rf $(BIN) .bench
+	rm -rf $(BIN) .bench dist

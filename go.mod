@@ -11,7 +11,7 @@ require (
 	github.com/gosimple/slug v1.15.0
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/jeremywohl/flatten v1.0.2-0.20211013061545-07e4a09fb8e4
-	github.com/routeguard/routeguard/plugins/sdk v0.0.0-00010101000000-000000000000
+	github.com/routeguard/routeguard/plugins/sdk v0.1.0
 	github.com/valyala/fasttemplate v1.2.2
 	helm.sh/helm/v4 v4.3.1
 	istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
@@ -175,7 +175,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp v0.0.0-20260824195058-e88cd73687aa // indirect
-	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/mod v0.41.0
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
@@ -216,5 +216,3 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
-
-replace github.com/routeguard/routeguard/plugins/sdk => ./plugins/sdk

@@ -52,6 +52,25 @@ func condFailed(conds, v string, types []string) string {
 	return fmt.Sprintf(`%s.exists(%s, (%s) && %s.?status.orValue('') == 'False' && %s.?reason.orValue('') != 'Pending')`, conds, v, strings.Join(any, " || "), v, v)
 }
 
+// stale is true when c is a condition of type t reported for an older
+// generation than the object's (the opposite of counts for that type).
+func stale(c, t string) string {
+	return fmt.Sprintf(`(type(%[1]s) == map && %[1]s.?type.orValue('') == '%[2]s' && !%[3]s)`, c, t, counts(c, t))
+}
+
+// notTrue is true when conds holds a counting condition of type t whose
+// status is not True.
+func notTrue(conds, v, t string) string {
+	return fmt.Sprintf(`%s.exists(%s, %s && %s.?status.orValue('') != 'True')`, conds, v, counts(v, t), v)
+}
+
+// programmedFailed is true when conds holds a counting Programmed=False with
+// a reason the Gateway API defines as failure (see _templates/gateway.lua).
+func programmedFailed(conds, v string) string {
+	return fmt.Sprintf(`%s.exists(%s, %s && %s.?status.orValue('') == 'False' && %s.?reason.orValue('') in ['Invalid', 'NoResources', 'AddressNotUsable'])`,
+		conds, v, counts(v, "Programmed"), v, v)
+}
+
 type celExprs struct{ inProgress, failed, current string }
 
 func routeCEL(k kind) celExprs {
@@ -63,18 +82,28 @@ func routeCEL(k kind) celExprs {
 		fmt.Sprintf(`%s.exists(p, !%s || %s || %s)`, entries, mapish("p"), malformedList("p", "conditions"),
 			condFailed(conds, "c", []string{"Accepted", "ResolvedRefs"})),
 	}
-	resolved := `!` + conds + `.exists(c, ` + counts("c", "ResolvedRefs") + ` && c.?status.orValue('') != 'True')`
+	resolved := `!` + notTrue(conds, "c", "ResolvedRefs")
 	if k.needResolved {
 		resolved = condIs(conds, "c", []string{"ResolvedRefs"}, "True")
 	}
+	ready := fmt.Sprintf(`type(p) == map && %s && %s && !%s`, condIs(conds, "c", []string{"Accepted"}, "True"), resolved, notTrue(conds, "c", "Programmed"))
 	current := []string{
 		`type(status) == map`,
 		`size(` + entries + `) > 0`,
-		fmt.Sprintf(`%s.all(p, type(p) == map && %s && %s)`, entries, condIs(conds, "c", []string{"Accepted"}, "True"), resolved),
+		fmt.Sprintf(`%s.all(p, %s)`, entries, ready),
+	}
+	if k.skipStale {
+		// An entry whose Accepted is stale is left aside, as long as one
+		// entry is ready for the current generation.
+		current = []string{
+			`type(status) == map`,
+			fmt.Sprintf(`%s.exists(p, %s)`, entries, ready),
+			fmt.Sprintf(`%s.all(p, type(p) == map && %s.exists(c, %s) || %s)`, entries, conds, stale("c", "Accepted"), ready),
+		}
 	}
 	if k.specRefs != "" {
 		ns := `metadata.?namespace.orValue('')`
-		match := fmt.Sprintf(`p.%[1]s.?name.orValue('') == r.?name.orValue('') && p.%[1]s.?namespace.orValue(%[2]s) == r.?namespace.orValue(%[2]s) && p.%[1]s.?sectionName.orValue('') == r.?sectionName.orValue('') && p.%[1]s.?port.orValue(0) == r.?port.orValue(0)`, k.ref, ns)
+		match := fmt.Sprintf(`p.%[1]s.?name.orValue('') == r.?name.orValue('') && (%[2]s == '' || p.%[1]s.?namespace.orValue(%[2]s) == r.?namespace.orValue(%[2]s)) && p.%[1]s.?sectionName.orValue('') == r.?sectionName.orValue('') && p.%[1]s.?port.orValue(0) == r.?port.orValue(0)`, k.ref, ns)
 		current = append(current, fmt.Sprintf(`%s.all(r, type(r) != map || %s.exists(p, type(p) == map && type(p.?%s.orValue(null)) == map && %s))`,
 			list("spec", k.specRefs), entries, k.ref, match))
 	}
@@ -86,20 +115,21 @@ func gatewayCEL() celExprs {
 	ls := list("status", "listeners")
 	lc := list("l", "conditions")
 	pickedUp := sc + `.exists(c, type(c) == map && c.?type.orValue('') == 'Accepted' && !(c.?reason.orValue('') == 'Pending' && c.?observedGeneration.orValue(null) == null))`
-	listenerFailed := condFailed(lc, "c", []string{"Accepted", "Programmed", "ResolvedRefs"}) + ` || ` +
+	listenerFailed := condFailed(lc, "c", []string{"Accepted", "ResolvedRefs"}) + ` || ` + programmedFailed(lc, "c") + ` || ` +
 		lc + `.exists(c, ` + counts("c", "Conflicted") + ` && c.?status.orValue('') == 'True')`
 	failed := []string{
 		`!(status == null || ` + mapish("status")[1:],
 		malformedList("status", "conditions"),
 		malformedList("status", "listeners"),
-		fmt.Sprintf("%s\n   && (%s\n       || %s.exists(l, !%s || %s || %s))", pickedUp,
-			condFailed(sc, "c", []string{"Accepted", "Programmed"}), ls, mapish("l"), malformedList("l", "conditions"), listenerFailed),
+		fmt.Sprintf("%s\n   && (%s\n       || %s\n       || %s.exists(l, !%s || %s || %s))", pickedUp,
+			condFailed(sc, "c", []string{"Accepted", "ResolvedRefs"}), programmedFailed(sc, "c"), ls, mapish("l"), malformedList("l", "conditions"), listenerFailed),
 	}
 	current := []string{
 		`type(status) == map`,
 		pickedUp,
 		condIs(sc, "c", []string{"Accepted"}, "True"),
 		condIs(sc, "c", []string{"Programmed"}, "True"),
+		`!` + notTrue(sc, "c", "ResolvedRefs"),
 		fmt.Sprintf(`%s.all(l, type(l) == map && %s && %s && !%s.exists(c, %s && c.?status.orValue('') != 'True'))`, ls,
 			condIs(lc, "c", []string{"Accepted"}, "True"), condIs(lc, "c", []string{"Programmed"}, "True"), lc, counts("c", "ResolvedRefs")),
 		fmt.Sprintf(`%s.all(sl, !(type(sl) == map && type(sl.?name.orValue(null)) == string && sl.name != '') || %s.exists(l, type(l) == map && l.?name.orValue(null) == sl.name))`,

@@ -14,8 +14,10 @@ import (
 //go:embed argocd/triggers/*.yaml argocd/templates/*.yaml argocd/templates/prelude.tpl argocd/services/*.yaml
 var argocdFS embed.FS
 
-// RoutingKinds are the kinds whose health decides on-route-degraded and whose
-// presence makes an application a routing application (on-sync-succeeded).
+// RoutingKinds are the kinds whose health decides on-route-degraded (where
+// Argo CD records per-resource health; on Argo CD 3.x by default their
+// presence in a Degraded application does) and whose presence makes an
+// application a routing application (on-sync-succeeded).
 var RoutingKinds = []string{
 	"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute", "Gateway",
 	"VirtualService", "DestinationRule", "ServiceEntry", "Ingress",

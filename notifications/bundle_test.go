@@ -128,7 +128,7 @@ func TestHelmValuesMatchConfigMapData(t *testing.T) {
 	wantKeys := []string{
 		"service.webhook.slack-webhook",
 		"template.routeguard-comparison-error", "template.routeguard-route-degraded",
-		"template.routeguard-sync-failed", "template.routeguard-sync-succeeded",
+		"template.routeguard-routing-app-degraded", "template.routeguard-sync-failed", "template.routeguard-sync-succeeded",
 		"trigger.on-comparison-error", "trigger.on-route-degraded",
 		"trigger.on-sync-failed", "trigger.on-sync-succeeded",
 	}

@@ -12,11 +12,9 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/istio"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/version"
 	"github.com/routeguard/routeguard/plugins/sdk"
 )
-
-// version is set at build time like routeguard's (-X main.version=v1.2.3).
-var version = "dev"
 
 // istioPlugin adapts istio.Run to the SDK: objects are converted as they
 // arrive (sdk.Receiver), the analyzers run when the request is complete.
@@ -31,7 +29,7 @@ var _ sdk.Receiver = (*istioPlugin)(nil)
 var rgCodes = []string{analysis.CodeUnresolvedOutside}
 
 func (*istioPlugin) Metadata(context.Context) (sdk.Metadata, error) {
-	md := sdk.Metadata{Name: "istio", Version: version,
+	md := sdk.Metadata{Name: "istio", Version: version.Get().Version,
 		Description: "Istio's own configuration analyzers, as istioctl analyze runs them."}
 	for _, t := range msg.All() {
 		md.Codes = append(md.Codes, sdk.Code{ID: t.Code(), Severity: severity(t.Level()), Description: t.Template()})

@@ -3,8 +3,8 @@
 package argocd
 
 import (
-	_ "github.com/argoproj/argo-cd/v2/cmpserver/apiclient"
-	_ "github.com/argoproj/argo-cd/v2/util/lua"
-	_ "github.com/argoproj/argo-cd/v2/util/notification/settings"
+	_ "github.com/argoproj/argo-cd/v3/cmpserver/apiclient"
+	_ "github.com/argoproj/argo-cd/v3/util/lua"
+	_ "github.com/argoproj/argo-cd/v3/util/notification/settings"
 	_ "github.com/argoproj/notifications-engine/pkg/services"
 )

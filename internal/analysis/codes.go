@@ -19,9 +19,11 @@ const (
 	CodeMalformed         = "RG0002"
 	CodeUnknownField      = "RG0003"
 	CodeEmptySpec         = "RG0004"
-	CodeRendersNothing    = "RG0005"
-	CodeNothingChecked    = "RG0006"
-	CodeAppNotRendered    = "RG0007"
+	CodeRefKindInvalid    = "RG0005"
+	CodeRefKindUnknown    = "RG0006"
+	CodeRendersNothing    = "RG0007"
+	CodeNothingChecked    = "RG0008"
+	CodeAppNotRendered    = "RG0009"
 
 	CodeParentNotFound       = "RG1001"
 	CodeParentNoSection      = "RG1002"
@@ -40,29 +42,44 @@ const (
 	CodeListenerConflict     = "RG1202"
 	CodeListenerNoCert       = "RG1203"
 	CodeCertificateNoGrant   = "RG1204"
+	CodeListenerProtocol     = "RG1205"
+	CodeListenerRouteKinds   = "RG1206"
+	CodeListenerSetDetached  = "RG1207"
 	CodeRouteConflict        = "RG1301"
+	CodeTLSRefNotFound       = "RG1401"
+	CodeTLSRefMalformed      = "RG1402"
+	CodeBackendTLSTarget     = "RG1403"
+	CodeTLSSettings          = "RG1404"
+	CodeBackendTLSConflict   = "RG1405"
+	CodeParametersRef        = "RG1501"
 	CodeIngressNoService     = "RG2001"
 	CodeIngressNoPort        = "RG2002"
 	CodeIngressDuplicatePath = "RG2003"
 	CodeIngressTLSHost       = "RG2004"
 	CodeIngressNoClass       = "RG2005"
 	CodeIngressClassAnnot    = "RG2006"
+	CodeIngressALBAction     = "RG2007"
 	CodeVirtualServiceSubset = "RG3001"
 	CodeVirtualServiceWeight = "RG3002"
 	CodePlainSecret          = "RG4001"
 	CodeMutableImage         = "RG4002"
-	CodeCRDOrdering          = "RG4003"
+	CodeCRDOrdering          = "RG4003" // retired: Argo CD skips the dry run for CRs whose CRD is in the same sync
+	CodeCRDAfterResource     = "RG4004"
 )
 
 var catalog = []Code{
 	{ID: CodeUnresolvedOutside, Severity: SeverityWarning, Title: "reference cannot be checked",
-		Description: "An object refers to an object in a namespace this app does not render, so routeguard cannot tell whether it exists. Name the path that renders that namespace in contextPaths of .routeguard.yaml, or suppress the finding for this object."},
+		Description: "An object refers to an object that this app does not render, in a namespace where it renders nothing of that kind (nor the Namespace), or where objects routeguard could not render may live (an unrendered HelmRelease or chart dependency); another app may deploy it, so routeguard cannot tell whether it exists. Name the path that renders it in contextPaths of .routeguard.yaml, or suppress the finding for this object."},
 	{ID: CodeMalformed, Severity: SeverityError, Title: "object does not decode as its kind",
 		Description: "A field has the wrong type (for example a string where a list belongs); the API server rejects the object. Fix the field's type."},
 	{ID: CodeUnknownField, Severity: SeverityError, Title: "unknown field",
 		Description: "The object has a field its kind does not define (often a typo or a wrong indentation); kubectl and Argo CD reject it with strict field validation. Remove or correct the field."},
 	{ID: CodeEmptySpec, Severity: SeverityError, Title: "empty spec",
 		Description: "The object has no spec, or a spec without the fields its kind requires. Fill in the spec."},
+	{ID: CodeRefKindInvalid, Severity: SeverityError, Title: "reference names a kind its field cannot accept",
+		Description: "A reference (backendRef, certificateRef, CA certificate reference, parametersRef) names a kind of the core or Gateway API group that the field cannot refer to (for example a certificateRef to kind WrongKind, or a CA reference to a Service); implementations mark it InvalidKind and traffic that needs it fails. Fix the group and kind."},
+	{ID: CodeRefKindUnknown, Severity: SeverityWarning, Title: "reference to a kind routeguard does not know",
+		Description: "A reference names a kind of another API group that routeguard does not know as an implementation's kind and that no CustomResourceDefinition in the app or its context paths defines; unless the Gateway implementation supports it, the reference is invalid. Check the group and kind, or add the path that renders the CRD to contextPaths."},
 	{ID: CodeRendersNothing, Severity: SeverityWarning, Title: "app renders no objects",
 		Description: "An app (an Argo CD Application, or a directory) renders no objects, so there was nothing to check and the reconciler would apply nothing (with automated pruning it deletes what the app deployed before). Check the source path, the include/exclude globs and the files' extensions."},
 	{ID: CodeNothingChecked, Severity: SeverityWarning, Title: "no routing object checked",
@@ -71,9 +88,9 @@ var catalog = []Code{
 		Description: "An app (an Argo CD Application or ApplicationSet) cannot be rendered from the repository: its source path does not exist, its chart or kustomization fails, its generator is wrong. The reconciler would fail on it too (Argo CD: a ComparisonError). Its namespaces cannot be checked until it renders. Fix what the message names."},
 
 	{ID: CodeParentNotFound, Severity: SeverityError, Title: "parent Gateway not found",
-		Description: "A route's parentRef names a Gateway that does not exist. Fix the name or namespace, or add the Gateway."},
+		Description: "A route's parentRef names a Gateway (or ListenerSet, or for GAMMA a Service) that does not exist. Fix the name or namespace, or add the parent."},
 	{ID: CodeParentNoSection, Severity: SeverityError, Title: "parentRef sectionName names no listener",
-		Description: "A route's parentRef sectionName matches no listener of the Gateway. Use one of the Gateway's listener names."},
+		Description: "A route's parentRef sectionName matches no listener of the Gateway (or ListenerSet) it names; a Gateway's sectionName never names a listener of its ListenerSets. Use one of the parent's listener names."},
 	{ID: CodeParentNoPort, Severity: SeverityError, Title: "parentRef port matches no listener",
 		Description: "A route's parentRef port matches no listener of the Gateway. Use a listener's port or drop the port."},
 	{ID: CodeParentProtocol, Severity: SeverityError, Title: "listener protocol does not fit the route kind",
@@ -99,13 +116,31 @@ var catalog = []Code{
 	{ID: CodeListenerDuplicate, Severity: SeverityError, Title: "duplicate listener name",
 		Description: "Two listeners of a Gateway share a name; sectionName cannot tell them apart and the Gateway is invalid. Rename one."},
 	{ID: CodeListenerConflict, Severity: SeverityError, Title: "listeners collide",
-		Description: "Two listeners of a Gateway share port, protocol and hostname; they are Conflicted and one of them does not serve. Give them distinct hostnames or ports."},
+		Description: "Two listeners of a Gateway (or of a Gateway and its ListenerSets) share port, protocol and hostname, or a TCP listener shares its port with an HTTP, HTTPS or TLS listener; they are Conflicted and do not serve (a ListenerSet's listener loses to the Gateway's and to older ListenerSets'). Give them distinct hostnames or ports."},
 	{ID: CodeListenerNoCert, Severity: SeverityError, Title: "TLS-terminating listener without certificate",
 		Description: "An HTTPS listener, or a TLS listener in Terminate mode, has no tls.certificateRefs; it cannot serve. Add a certificateRef."},
 	{ID: CodeCertificateNoGrant, Severity: SeverityError, Title: "cross-namespace certificateRef without ReferenceGrant",
 		Description: "A Gateway refers to a certificate Secret in another namespace, and no ReferenceGrant there admits it. Add a ReferenceGrant (from Gateway in the Gateway's namespace, to Secret)."},
+	{ID: CodeListenerProtocol, Severity: SeverityWarning, Title: "listener protocol no implementation supports",
+		Description: "A listener's protocol is neither one of Gateway API's (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed (example.com/PROTO) nor one an implementation documents (Istio's HBONE); implementations mark it UnsupportedProtocol and the listener does not serve. Use a supported protocol."},
+	{ID: CodeListenerRouteKinds, Severity: SeverityError, Title: "allowedRoutes.kinds names a kind the listener cannot carry",
+		Description: "A listener's allowedRoutes.kinds lists a Gateway API kind that is not a route kind its protocol carries (for example InvalidRoute, or TCPRoute on an HTTP listener); the listener's ResolvedRefs is False (InvalidRouteKinds). Remove the kind or fix its name."},
+	{ID: CodeListenerSetDetached, Severity: SeverityError, Title: "ListenerSet does not attach to its Gateway",
+		Description: "A ListenerSet's parentRef names a Gateway that does not exist, or one whose allowedListeners (None by default, Same, All, Selector) does not admit the ListenerSet's namespace; its listeners serve nothing. Fix the parentRef, or set spec.allowedListeners on the Gateway."},
 	{ID: CodeRouteConflict, Severity: SeverityError, Title: "routes claim the same hostname and match",
 		Description: "Two routes attached to the same listener claim the same hostname and the same match; the one that loses precedence (the newer, or the later by namespace/name) never receives traffic. Remove one or make the matches differ."},
+	{ID: CodeTLSRefNotFound, Severity: SeverityWarning, Title: "certificate or CA reference names nothing rendered",
+		Description: "A listener's certificateRef, the Gateway's backend client certificate, a frontend validation CA reference or a BackendTLSPolicy's caCertificateRef names a Secret or ConfigMap that the app does not render, although it renders that kind in the namespace, and nothing it renders creates it (cert-manager Certificate or gateway-shim annotations, ExternalSecret, SealedSecret, Vault, 1Password, trust-manager Bundle); unless another app or tool creates it, the listener or backend cannot do TLS. A warning, not an error: certificates are often created outside Git. Fix the name, or suppress it for this object."},
+	{ID: CodeTLSRefMalformed, Severity: SeverityError, Title: "certificate or CA bundle does not parse",
+		Description: "A rendered certificate Secret lacks tls.crt/tls.key or holds no PEM certificate, or a CA ConfigMap lacks ca.crt or holds no PEM certificate; implementations mark the reference invalid. Fix the data."},
+	{ID: CodeBackendTLSTarget, Severity: SeverityError, Title: "BackendTLSPolicy targets nothing",
+		Description: "A BackendTLSPolicy's targetRef names a Service that does not exist, or a sectionName that is not a port name of the Service; the policy applies to nothing and connections to the backend are not TLS-verified as intended. Fix the targetRef."},
+	{ID: CodeTLSSettings, Severity: SeverityWarning, Title: "TLS settings no implementation honours",
+		Description: "A Gateway's TLS settings cannot take effect: frontend client certificate validation for a port no HTTPS listener uses, or TLS options with keys that are neither domain-prefixed nor defined by Gateway API. Fix the port or the option key."},
+	{ID: CodeBackendTLSConflict, Severity: SeverityError, Title: "BackendTLSPolicies conflict",
+		Description: "Two BackendTLSPolicies target the same Service (and sectionName); the newer one (or the later by namespace/name) is not Accepted (Conflicted) and does not apply. Merge them or target different ports."},
+	{ID: CodeParametersRef, Severity: SeverityError, Title: "parametersRef names nothing",
+		Description: "A GatewayClass's or Gateway's parametersRef names an object that does not exist, while the app renders that kind in its namespace; the GatewayClass or Gateway is not Accepted (InvalidParameters). Fix the reference, or add the object."},
 
 	{ID: CodeIngressNoService, Severity: SeverityError, Title: "Ingress backend Service not found",
 		Description: "An Ingress backend (or defaultBackend) names a Service that does not exist. Fix the name or add the Service."},
@@ -119,6 +154,8 @@ var catalog = []Code{
 		Description: "An Ingress has no ingressClassName and no IngressClass is marked default (ingressclass.kubernetes.io/is-default-class); no controller may pick it up. Set spec.ingressClassName."},
 	{ID: CodeIngressClassAnnot, Severity: SeverityWarning, Title: "deprecated ingress class annotation",
 		Description: "The kubernetes.io/ingress.class annotation is deprecated; use spec.ingressClassName."},
+	{ID: CodeIngressALBAction, Severity: SeverityError, Title: "ALB action annotation missing or invalid",
+		Description: "An Ingress backend uses the AWS Load Balancer Controller's port.name use-annotation, but the annotation alb.ingress.kubernetes.io/actions.<service.name> is missing or is not valid JSON; the controller cannot build the listener rule. Add the action annotation or fix its JSON."},
 
 	{ID: CodeVirtualServiceSubset, Severity: SeverityError, Title: "VirtualService subset not defined",
 		Description: "A VirtualService route destination names a subset that no DestinationRule for that host defines; Envoy has no cluster for it and requests fail with 503. Add the subset to the DestinationRule or fix the name."},
@@ -129,8 +166,10 @@ var catalog = []Code{
 		Description: "A Secret with data is committed to Git in plain (base64) form. Use Sealed Secrets or External Secrets instead."},
 	{ID: CodeMutableImage, Severity: SeverityWarning, Title: "mutable container image",
 		Description: "A container image uses :latest or no tag or digest, so what runs changes without a change in Git. Pin a tag or a digest."},
-	{ID: CodeCRDOrdering, Severity: SeverityWarning, Title: "CRD and its resources not ordered",
-		Description: "An app renders a CustomResourceDefinition and resources of that kind without an Argo CD sync wave that applies the CRD first; the first sync can fail. Give the CRD a lower argocd.argoproj.io/sync-wave than its resources."},
+	{ID: CodeCRDOrdering, Severity: SeverityWarning, Title: "CRD and its resources not ordered", Retired: true,
+		Description: "Retired: it reported custom resources rendered with their CRD in the same sync wave, but Argo CD (gitops-engine hasCRDOfGroupKind) skips the dry run for custom resources whose CRD is in the same sync, so that sync succeeds. RG4004 reports what does fail."},
+	{ID: CodeCRDAfterResource, Severity: SeverityWarning, Title: "custom resource synced before its CRD",
+		Description: "A custom resource is in an earlier Argo CD sync wave (argocd.argoproj.io/sync-wave) than the CustomResourceDefinition the app renders for its kind, or in a PreSync hook; it is applied before its CRD exists and the first sync fails. Put the CRD in the same or an earlier wave."},
 }
 
 var catalogByID = func() map[string]Code {

@@ -2,29 +2,11 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
-
-// Scope says where Context.Resolve found (or did not find) an object.
-type Scope int
-
-const (
-	// ScopeRendered: the object is in the rendered set.
-	ScopeRendered Scope = iota
-	// ScopeContext: the object is among the context paths' objects.
-	ScopeContext
-	// ScopeMissing: the object is nowhere, and its namespace is one the app
-	// (or a context path) renders, so the reference is dangling.
-	ScopeMissing
-	// ScopeOutside: the object is nowhere, and its namespace is outside what
-	// was rendered, so the reference cannot be checked.
-	ScopeOutside
-)
-
-// Found reports whether the object was found (rendered or context).
-func (s Scope) Found() bool { return s == ScopeRendered || s == ScopeContext }
 
 // Context is what an analyzer sees: the rendered set, the context objects,
 // shared indexes, and the sink findings go to. It is built once per run;
@@ -38,9 +20,12 @@ type shared struct {
 	set        *manifest.Set
 	contextSet *manifest.Set
 	defaultNS  string
-	rendered   map[string]bool // namespaces the app renders
-	known      map[string]bool // namespaces the context paths render
 	clusterGK  map[manifest.GroupKind]bool
+	// present records what the app and its context paths render: every
+	// (namespace, kind) holding at least one object, and every Namespace
+	// object (as {ns, Namespace}). It decides whether an absent object is
+	// dangling or cannot be checked (see Resolve).
+	present    map[nsKind]bool
 	unrendered []UnrenderedScope
 
 	memoMu sync.Mutex
@@ -59,6 +44,15 @@ type memoEntry struct {
 // contextSet (objects used only to resolve references; may be nil).
 // defaultNS is the namespace of objects that name none ("default" if empty).
 func NewContext(set, contextSet *manifest.Set, defaultNS string) *Context {
+	return newContext(RunOptions{Set: set, ContextSet: contextSet, DefaultNamespace: defaultNS})
+}
+
+// NewRunContext builds the context of a run: NewContext plus the run's
+// unrendered scopes.
+func NewRunContext(opts RunOptions) *Context { return newContext(opts) }
+
+func newContext(opts RunOptions) *Context {
+	set, contextSet, defaultNS := opts.Set, opts.ContextSet, opts.DefaultNamespace
 	if set == nil {
 		set = manifest.NewSet()
 	}
@@ -69,26 +63,11 @@ func NewContext(set, contextSet *manifest.Set, defaultNS string) *Context {
 		defaultNS = "default"
 	}
 	s := &shared{set: set, contextSet: contextSet, defaultNS: defaultNS,
-		rendered: map[string]bool{}, known: map[string]bool{}, memo: map[string]*memoEntry{},
-		clusterGK: clusterScopedKinds(set, contextSet)}
+		memo: map[string]*memoEntry{}, clusterGK: clusterScopedKinds(set, contextSet),
+		unrendered: slices.Clone(opts.Unrendered)}
 	c := &Context{shared: s}
-	c.rendered = c.namespacesOf(set)
-	c.known = c.namespacesOf(contextSet)
+	c.present = c.presence(set, contextSet)
 	return c
-}
-
-func (c *Context) namespacesOf(s *manifest.Set) map[string]bool {
-	out := map[string]bool{}
-	for _, o := range s.Objects() {
-		if o.Group() == "" && o.Kind == "Namespace" {
-			out[o.Name] = true
-			continue
-		}
-		if ns := c.Namespace(o); ns != "" {
-			out[ns] = true
-		}
-	}
-	return out
 }
 
 // forAnalyzer returns a view of c that stamps findings with name.
@@ -126,42 +105,6 @@ func (c *Context) Ref(o *manifest.Object) ObjectRef {
 	return r
 }
 
-// RendersNamespace reports whether the app renders objects in ns.
-func (c *Context) RendersNamespace(ns string) bool { return c.rendered[ns] }
-
-// KnowsNamespace reports whether the app or a context path renders objects in ns.
-func (c *Context) KnowsNamespace(ns string) bool { return c.rendered[ns] || c.known[ns] }
-
-// Resolve looks k up in the rendered set, then in the context objects.
-// k.Namespace must be filled in for namespaced kinds. Objects that name no
-// namespace are found under the default namespace too.
-func (c *Context) Resolve(k manifest.Key) (*manifest.Object, Scope) {
-	if o, ok := lookup(c.set, k, c.defaultNS); ok {
-		return o, ScopeRendered
-	}
-	if o, ok := lookup(c.contextSet, k, c.defaultNS); ok {
-		return o, ScopeContext
-	}
-	if _, ok := c.unrenderedScope(k); ok {
-		return nil, ScopeOutside
-	}
-	if k.Namespace == "" || c.KnowsNamespace(k.Namespace) {
-		return nil, ScopeMissing
-	}
-	return nil, ScopeOutside
-}
-
-func lookup(s *manifest.Set, k manifest.Key, defaultNS string) (*manifest.Object, bool) {
-	if o, ok := s.Get(k); ok {
-		return o, true
-	}
-	if k.Namespace == defaultNS {
-		k.Namespace = ""
-		return s.Get(k)
-	}
-	return nil, false
-}
-
 // Memo returns the value build produces for key, building it once per run
 // and sharing it between analyzers (indexes: Services by name, grants...).
 func (c *Context) Memo(key string, build func() any) any {
@@ -190,21 +133,6 @@ func (c *Context) Report(f Finding) {
 // Reportf reports a finding with code about o, at o's source.
 func (c *Context) Reportf(o *manifest.Object, code, format string, a ...any) {
 	c.Report(Finding{Code: code, Message: fmt.Sprintf(format, a...), Object: c.Ref(o), Source: o.Source})
-}
-
-// ReportOutside reports (RG0001) that o refers, as what, to target in a
-// namespace this app does not render, so the reference cannot be checked.
-func (c *Context) ReportOutside(o *manifest.Object, what string, target manifest.Key) {
-	if u, ok := c.unrenderedScope(target); ok {
-		c.Reportf(o, CodeUnresolvedOutside,
-			"%s %s cannot be checked: it may be among the objects routeguard could not render (%s); render that source to check it, or suppress %s for this object",
-			what, target, u.Reason, CodeUnresolvedOutside)
-		return
-	}
-	c.Reportf(o, CodeUnresolvedOutside,
-		"%s %s is in namespace %q, which this app does not render, so it cannot be checked; "+
-			"add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",
-		what, target, target.Namespace, CodeUnresolvedOutside)
 }
 
 func (c *Context) findings() []Finding {

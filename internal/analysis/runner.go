@@ -19,14 +19,16 @@ type RunOptions struct {
 	Analyzers        []Analyzer    // what to run (registry.All() for everything)
 	DefaultNamespace string        // namespace of objects that name none ("default" if empty)
 	// Unrendered lists where objects may exist that routeguard could not
-	// render: references into these scopes are RG0001, never errors.
+	// render (a HelmRelease whose chart could not be fetched, ...):
+	// references into these scopes are RG0001 "cannot be checked", never
+	// errors.
 	Unrendered []UnrenderedScope
 }
 
 // Result is the outcome of a run.
 type Result struct {
 	Findings   []Finding // sorted by file, line, code, object
-	Suppressed int       // findings dropped by suppressions
+	Suppressed int       // findings dropped by suppressions (.routeguard.yaml or routeguard.io/ignore)
 	Analyzers  []string  // names of the analyzers that ran, sorted
 }
 
@@ -47,8 +49,7 @@ func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
-	c := NewContext(opts.Set, opts.ContextSet, opts.DefaultNamespace)
-	c.unrendered = slices.Clone(opts.Unrendered)
+	c := newContext(opts)
 	analyzers := slices.Clone(opts.Analyzers)
 	SortAnalyzers(analyzers)
 
@@ -116,6 +117,8 @@ func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, erro
 	for _, f := range in {
 		code, known := LookupCode(f.Code)
 		switch {
+		case known && code.Retired:
+			return nil, fmt.Errorf("analyzer %s reported code %s, which is retired", f.Analyzer, f.Code)
 		case known && f.Severity == 0:
 			f.Severity = code.Severity
 		case !known && !isForeignCode(f.Code):
@@ -130,7 +133,7 @@ func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, erro
 			continue
 		}
 		seen[f] = true
-		if slices.ContainsFunc(s.Suppress, func(sup Suppression) bool { return sup.Matches(f) }) {
+		if c.ignoredInObject(f) || slices.ContainsFunc(s.Suppress, func(sup Suppression) bool { return sup.Matches(f) }) {
 			res.Suppressed++
 			continue
 		}

@@ -124,9 +124,12 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestResolveScopes(t *testing.T) {
-	rendered := set(t, obj(t, "a.yaml", 1, "Service", "apps", "web"), obj(t, "a.yaml", 5, "Service", "", "dflt"))
+	rendered := set(t, obj(t, "a.yaml", 1, "Service", "apps", "web"), obj(t, "a.yaml", 5, "Service", "", "dflt"),
+		obj(t, "a.yaml", 9, "ConfigMap", "routes-only", "cm"), obj(t, "a.yaml", 12, "Namespace", "", "owned"),
+		obj(t, "a.yaml", 15, "Service", "media", "proxy"))
 	ctxSet := set(t, obj(t, "c.yaml", 1, "Service", "shared", "db"))
-	c := NewContext(rendered, ctxSet, "team")
+	c := NewRunContext(RunOptions{Set: rendered, ContextSet: ctxSet, DefaultNamespace: "team",
+		Unrendered: []UnrenderedScope{{Namespace: "media", Kinds: []manifest.GroupKind{{Kind: "Service"}}, Reason: "r"}}})
 	tests := []struct {
 		ns, name string
 		want     Scope
@@ -134,15 +137,25 @@ func TestResolveScopes(t *testing.T) {
 		{"apps", "web", ScopeRendered},
 		{"team", "dflt", ScopeRendered},
 		{"shared", "db", ScopeContext},
-		{"apps", "gone", ScopeMissing},
-		{"shared", "gone", ScopeMissing},
-		{"elsewhere", "x", ScopeOutside},
+		{"apps", "gone", ScopeMissing},      // Services are rendered in apps
+		{"shared", "gone", ScopeMissing},    // ... and in shared, by a context path
+		{"routes-only", "x", ScopeOutside},  // the app renders only other kinds there
+		{"owned", "x", ScopeMissing},        // the app renders the Namespace
+		{"elsewhere", "x", ScopeOutside},    // nothing rendered there
+		{"media", "jellyfin", ScopeOutside}, // an unrendered scope covers it
+		{"media", "proxy", ScopeRendered},   // found objects are found all the same
 	}
 	for _, tc := range tests {
 		_, got := c.Resolve(manifest.Key{Kind: "Service", Namespace: tc.ns, Name: tc.name})
 		if got != tc.want {
 			t.Errorf("Resolve(%s/%s) = %v, want %v", tc.ns, tc.name, got, tc.want)
 		}
+	}
+	if msg := c.OutsideMessage("backendRef", manifest.Key{Kind: "Service", Namespace: "media", Name: "jellyfin"}); !strings.Contains(msg, "(r)") {
+		t.Errorf("the RG0001 message does not give the unrendered scope's reason: %s", msg)
+	}
+	if msg := c.OutsideMessage("parentRef", manifest.Key{Kind: "Service", Namespace: "routes-only", Name: "x"}); !strings.Contains(msg, `renders no Service in namespace "routes-only"`) {
+		t.Errorf("the RG0001 message does not say what is not rendered: %s", msg)
 	}
 }
 
@@ -243,5 +256,56 @@ func TestOutOfProcessStartsFirst(t *testing.T) {
 	}
 	if len(res.Analyzers) != len(as) || res.Analyzers[len(as)-1] != "zz.external" {
 		t.Errorf("analyzers %v: want every one, sorted by name", res.Analyzers)
+	}
+}
+
+func TestQualifiedName(t *testing.T) {
+	if got := QualifiedName("", "edge"); got != "edge" {
+		t.Errorf("QualifiedName without namespace = %q, want edge (never /edge)", got)
+	}
+	if got := QualifiedName("infra", "edge"); got != "infra/edge" {
+		t.Errorf("QualifiedName = %q", got)
+	}
+}
+
+// TestIgnoreAnnotation: routeguard.io/ignore on the object drops findings
+// of the codes (or globs) it lists about that object, and no other.
+func TestIgnoreAnnotation(t *testing.T) {
+	annotated := func(name, ignore string) *manifest.Object {
+		md := map[string]any{"name": name, "namespace": "apps"}
+		if ignore != "" {
+			md["annotations"] = map[string]any{IgnoreAnnotation: ignore, IgnoreReasonAnnotation: "test"}
+		}
+		o, err := manifest.FromBody(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": md}, manifest.Source{File: "a.yaml", Line: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	s := set(t, annotated("plain", ""), annotated("exact", "RG4001"), annotated("listed", "RG1101, RG4001"),
+		annotated("glob", "RG4*"), annotated("star", "*"), annotated("other", "RG4002,RG0001"))
+	res, err := Run(context.Background(), RunOptions{Set: s,
+		Analyzers: []Analyzer{fakeAnalyzer{name: "t.Secrets", kind: "Secret", code: CodePlainSecret}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Object.Name)
+	}
+	if strings.Join(got, ",") != "plain,other" && strings.Join(got, ",") != "other,plain" {
+		t.Errorf("reported about %v, want plain and other", got)
+	}
+	if res.Suppressed != 4 {
+		t.Errorf("suppressed = %d, want 4", res.Suppressed)
+	}
+}
+
+func TestRetiredCodeReported(t *testing.T) {
+	s := set(t, obj(t, "a.yaml", 1, "Secret", "apps", "s"))
+	_, err := Run(context.Background(), RunOptions{Set: s,
+		Analyzers: []Analyzer{fakeAnalyzer{name: "t.Old", kind: "Secret", code: CodeCRDOrdering}}})
+	if err == nil || !strings.Contains(err.Error(), "retired") {
+		t.Fatalf("err = %v, want the retired code refused", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -138,7 +139,12 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if root, err = filepath.EvalSymlinks(root); err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
 	}
-	b := &builder{opts: opts, repo: &thisRepo{root: root, urls: map[string]bool{}, max: opts.MaxFileBytes},
+	cr, err := confine.Open(root)
+	if err != nil {
+		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
+	}
+	defer cr.Close()
+	b := &builder{opts: opts, repo: &thisRepo{root: root, cr: cr, urls: map[string]bool{}, max: opts.MaxFileBytes},
 		apps: map[string]*AppResult{}, parent: map[string]string{}, appsets: map[string]*AppSetResult{}}
 	found, err := scan(b.repo, opts.Roots)
 	if err != nil {
@@ -221,7 +227,7 @@ func (b *builder) repoURLs(found *scanned) {
 			sources = append(sources, appSetSources(o)...)
 		}
 	}
-	u, hits, total := inferRepoURLs(b.repo.root, sources)
+	u, hits, total := inferRepoURLs(b.repo.cr, b.repo.root, sources)
 	if u == "" {
 		b.note(pipeline.LevelWarning, "no Application source points at a path of this checkout, so no repoURL is taken as this repository; give it with --repo-url")
 		return

@@ -126,7 +126,7 @@ func (b *builder) valueFiles(h *Helm, appDir, valuesBase string, refs map[string
 			return nil, fmt.Errorf("helm.valueFiles %q: %w", raw, err)
 		}
 		if isGlob(p) {
-			matches, err := doublestar.FilepathGlob(p)
+			matches, err := b.glob(p)
 			if err != nil {
 				return nil, fmt.Errorf("helm.valueFiles %q: %w", raw, err)
 			}
@@ -147,12 +147,42 @@ func (b *builder) valueFiles(h *Helm, appDir, valuesBase string, refs map[string
 			}
 			continue
 		}
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && h.IgnoreMissingValueFiles {
+		if _, err := b.stat(p); errors.Is(err, fs.ErrNotExist) && h.IgnoreMissingValueFiles {
 			continue
 		}
 		add(p)
 	}
 	return out, nil
+}
+
+// glob expands a value file glob (doublestar, as Argo CD): through the
+// confined root inside the repository, on disk for a fetched chart's own
+// files (outside the repository, in the chart cache).
+func (b *builder) glob(p string) ([]string, error) {
+	if !inside(p, b.repo.root) {
+		return doublestar.FilepathGlob(p)
+	}
+	rel := b.repo.rel(p)
+	matches, err := doublestar.Glob(b.repo.cr.FS(), rel, doublestar.WithFilesOnly())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(matches))
+	for _, m := range matches {
+		if m != ".git" && !strings.HasPrefix(m, ".git/") {
+			out = append(out, filepath.Join(b.repo.root, filepath.FromSlash(m)))
+		}
+	}
+	return out, nil
+}
+
+// stat is os.Stat for a fetched chart's files, the confined root's inside
+// the repository.
+func (b *builder) stat(p string) (fs.FileInfo, error) {
+	if !inside(p, b.repo.root) {
+		return os.Stat(p)
+	}
+	return b.repo.cr.Stat(p)
 }
 
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[") }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -135,7 +134,7 @@ func kustomizeEdits(k *Kustomize, env buildEnv, repo *thisRepo, appDir string) (
 		if k.IgnoreMissingComponents {
 			found = nil
 			for _, c := range k.Components {
-				if _, err := os.Stat(filepath.Join(appDir, c)); err == nil {
+				if repo.cr.Exists(filepath.Join(appDir, c)) {
 					if _, err := repo.resolve(filepath.Join(appDir, c)); err == nil {
 						found = append(found, c)
 					}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/confine"
 )
 
 // NormalizeRepoURL reduces a git repository URL to host/path, lower case,
@@ -57,6 +57,7 @@ func isPort(s string) bool {
 // git generator. Every read is confined to the root.
 type thisRepo struct {
 	root string
+	cr   *confine.Root   // every read of the checkout goes through it
 	urls map[string]bool // normalized
 	max  int64
 }
@@ -70,21 +71,14 @@ func (r *thisRepo) IsThis(repoURL string) bool {
 // left out, symlinks not followed, lexical order.
 func (r *thisRepo) Directories() ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
+	err := r.cr.Walk(r.root, confine.WalkOptions{}, func(rel string, fi fs.FileInfo) error {
+		if !fi.IsDir() || rel == "." {
 			return nil
 		}
-		if p != r.root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
+		if strings.HasPrefix(path.Base(rel), ".") {
+			return confine.SkipDir
 		}
-		rel, err := filepath.Rel(r.root, p)
-		if err != nil || rel == "." {
-			return err
-		}
-		out = append(out, filepath.ToSlash(rel))
+		out = append(out, rel)
 		return nil
 	})
 	return out, err
@@ -100,7 +94,7 @@ func (r *thisRepo) Directories() ([]string, error) {
 func (r *thisRepo) Files(pattern string, newGlobbing bool) (map[string][]byte, error) {
 	var rels []string
 	if newGlobbing {
-		matches, err := doublestar.Glob(os.DirFS(r.root), strings.TrimPrefix(pattern, "/"), doublestar.WithFilesOnly())
+		matches, err := doublestar.Glob(r.cr.FS(), strings.TrimPrefix(pattern, "/"), doublestar.WithFilesOnly())
 		if err != nil {
 			return nil, fmt.Errorf("git generator file pattern %q: %w", pattern, err)
 		}
@@ -110,18 +104,8 @@ func (r *thisRepo) Files(pattern string, newGlobbing bool) (map[string][]byte, e
 		if err != nil {
 			return nil, err
 		}
-		err = filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if d.Name() == ".git" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			rel, _ := filepath.Rel(r.root, p)
-			if rel = filepath.ToSlash(rel); match(rel) {
+		err = r.cr.Walk(r.root, confine.WalkOptions{}, func(rel string, fi fs.FileInfo) error {
+			if !fi.IsDir() && match(rel) {
 				rels = append(rels, rel)
 			}
 			return nil
@@ -132,17 +116,16 @@ func (r *thisRepo) Files(pattern string, newGlobbing bool) (map[string][]byte, e
 	}
 	out := map[string][]byte{}
 	for _, rel := range rels {
-		if strings.HasPrefix(rel, ".git/") {
+		if rel == ".git" || strings.HasPrefix(rel, ".git/") {
 			continue
 		}
 		p := filepath.Join(r.root, filepath.FromSlash(rel))
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil || !inside(real, r.root) {
-			continue
+		if fi, err := r.cr.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			continue // leads out of the repository, or not a file
 		}
-		data, err := readLimited(real, r.max)
+		data, err := r.cr.ReadFile(p, r.max)
 		if err != nil {
-			return nil, fmt.Errorf("git generator: %s: %w", rel, err)
+			return nil, fmt.Errorf("git generator: %w", err)
 		}
 		out[rel] = data
 	}
@@ -197,27 +180,10 @@ func inside(p, root string) bool {
 	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
 }
 
-func readLimited(p string, max int64) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	if max <= 0 {
-		max = manifest.DefaultMaxFileBytes
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("file is %d bytes, over the %d MiB limit", fi.Size(), max>>20)
-	}
-	return os.ReadFile(p)
-}
-
 // inferRepoURLs picks the repoURL that means "this repository" when none
 // is given: of the git sources (no chart) of the manifests found, the URL
 // whose paths exist in the checkout most often.
-func inferRepoURLs(root string, sources []Source) (string, int, int) {
+func inferRepoURLs(cr *confine.Root, root string, sources []Source) (string, int, int) {
 	hits, total := map[string]int{}, map[string]int{}
 	orig := map[string]string{}
 	for _, s := range sources {
@@ -233,7 +199,7 @@ func inferRepoURLs(root string, sources []Source) (string, int, int) {
 		if p == "" || p == "." {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && fi.IsDir() {
+		if cr.IsDir(filepath.Join(root, filepath.FromSlash(p))) {
 			hits[n]++
 		}
 	}
@@ -285,7 +251,7 @@ func (r *thisRepo) read(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readLimited(real, r.max)
+	return r.cr.ReadFile(real, r.max)
 }
 
 // rel shows p relative to the root when it is inside.

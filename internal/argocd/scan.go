@@ -3,10 +3,10 @@ package argocd
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -41,7 +41,7 @@ func scan(repo *thisRepo, roots []string) (*scanned, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w; give a path inside the repository (or set --repo-root)", root, err)
 		}
-		fi, err := os.Stat(real)
+		fi, err := repo.cr.Stat(real)
 		if err != nil {
 			return nil, fmt.Errorf("%s: no such file or directory", root)
 		}
@@ -55,20 +55,18 @@ func scan(repo *thisRepo, roots []string) (*scanned, error) {
 			}
 			continue
 		}
-		err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if p != real && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
+		err = repo.cr.Walk(real, confine.WalkOptions{}, func(rel string, fi fs.FileInfo) error {
+			p := filepath.Join(real, filepath.FromSlash(rel))
+			if fi.IsDir() {
+				if rel != "." && strings.HasPrefix(fi.Name(), ".") {
+					return confine.SkipDir
 				}
-				if d.Name() == "templates" && fileExists(filepath.Join(filepath.Dir(p), "Chart.yaml")) {
-					return filepath.SkipDir
+				if fi.Name() == "templates" && repo.isFile(filepath.Join(filepath.Dir(p), "Chart.yaml")) {
+					return confine.SkipDir
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() {
+			if !fi.Mode().IsRegular() {
 				return nil
 			}
 			switch strings.ToLower(filepath.Ext(p)) {
@@ -109,7 +107,8 @@ func (s *scanned) read(repo *thisRepo, p string) ([]*manifest.Object, error) {
 	return out, nil
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
+// isFile reports whether p is a regular file of the repository.
+func (r *thisRepo) isFile(p string) bool {
+	fi, err := r.cr.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
 }

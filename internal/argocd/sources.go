@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -68,7 +67,7 @@ func (b *builder) renderSource(ctx context.Context, app *Application, i int, src
 	if err != nil {
 		return nil, res, fmt.Errorf("source path %q: %w", src.Path, err)
 	}
-	if fi, err := os.Stat(appDir); err != nil || !fi.IsDir() {
+	if !b.repo.cr.IsDir(appDir) {
 		return nil, res, fmt.Errorf("source path %q does not exist in this repository (app path does not exist); fix spec.source.path", src.Path)
 	}
 	if err := b.mergeSourceParameters(&src, appDir, app.Name); err != nil {
@@ -138,7 +137,7 @@ func (b *builder) mergeSourceParameters(src *Source, appDir, appName string) err
 	merged := *src
 	for _, name := range []string{repoSourceFile, fmt.Sprintf(appSourceFile, appName)} {
 		p := filepath.Join(appDir, name)
-		fi, err := os.Stat(p)
+		fi, err := b.repo.cr.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir()) {
 			continue
 		}

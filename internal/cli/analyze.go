@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/report"
@@ -19,13 +20,15 @@ import (
 
 // analysisFlags are the flags of every command that runs the analysis.
 type analysisFlags struct {
-	failOn analysis.FailOn
-	config string
+	failOn  analysis.FailOn
+	config  string
+	plugins string
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
 	cmd.Flags().Var(&failOnFlag{&f.failOn}, "fail-on", "lowest severity that fails the run: "+strings.Join(analysis.FailOnNames, ", ")+" (default: failOn of .routeguard.yaml, else error)")
 	cmd.Flags().StringVar(&f.config, "config", "", "path of the .routeguard.yaml to use (default: the app's, else the repository root's)")
+	cmd.Flags().StringVar(&f.plugins, "plugins", "", "the operator's plugin catalog: which plugin binaries may run, pinned by sha256 (default: $"+PluginsEnv+"; see docs/plugins.md)")
 }
 
 // failOnFlag parses --fail-on once, into its typed value.
@@ -113,12 +116,16 @@ func analyzePath(cmd *cobra.Command, env *Env, rf *renderFlags, af *analysisFlag
 	if err != nil {
 		return nil, err
 	}
+	host, err := pluginHost(env, af.plugins)
+	if err != nil {
+		return nil, err
+	}
 	req := pipeline.Request{
 		ConfigFile:       af.config,
 		Overrides:        pipeline.Overrides{FailOn: af.failOn},
 		Analyze:          true,
 		DefaultNamespace: opts.Helm.Namespace,
-		Plugins:          pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+		Plugins:          host,
 	}
 	if path == "-" {
 		if req.Objects, err = readStdin(env, opts.MaxFileBytes); err != nil {
@@ -161,5 +168,6 @@ func readLimited(r io.Reader, name string, limit int64) ([]byte, error) {
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s: larger than %d MiB; raise --max-file-size if this is intended", name, limit>>20)
 	}
+	guard.AddInput(len(data))
 	return data, nil
 }

@@ -176,3 +176,24 @@ func writeFile(t *testing.T, content string) string {
 	}
 	return p
 }
+
+// TestCodes runs `routeguard codes` as the lead's CLI will: the catalog as
+// text and as JSON, and an unknown format refused.
+func TestCodes(t *testing.T) {
+	out, stderr, code := runCLI(t, "", "codes")
+	if code != ExitOK || !strings.Contains(out, "RG1101  error    backend Service not found") || !strings.Contains(out, "RG4003  retired") {
+		t.Fatalf("codes: exit %d, stderr %q, stdout:\n%s", code, stderr, out)
+	}
+	out, _, code = runCLI(t, "", "codes", "-o", "json")
+	var doc struct {
+		SchemaVersion int
+		Codes         []struct{ ID, Severity string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitOK || doc.SchemaVersion != 1 || len(doc.Codes) < 40 {
+		t.Fatalf("codes -o json: exit %d, %v, %d codes", code, err, len(doc.Codes))
+	}
+	out, stderr, code = runCLI(t, "", "codes", "-o", "sarif")
+	if code != ExitError || out != "" || !strings.Contains(stderr, "use one of json, text") {
+		t.Fatalf("codes -o sarif: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}

@@ -39,6 +39,10 @@ type Env struct {
 	Executable func() (string, error)
 	// IsTerminal reports whether Stdout is a terminal (colour in reports).
 	IsTerminal bool
+	// Exit, when set, ends the process: the command then runs under the
+	// memory and time guard (internal/guard), which prints one message and
+	// exits with code 2 when a limit is passed. Tests leave it nil.
+	Exit func(code int)
 }
 
 // OSEnv is the Env of the running process.

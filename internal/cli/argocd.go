@@ -284,8 +284,8 @@ func newArgoCDAnalyzeCommand(env *Env) *cobra.Command {
 		Long: `Builds like 'routeguard argocd build', then analyzes each destination cluster's
 objects in one run, so that references between Applications resolve (a
 Gateway in the platform app, routes in team apps). Each finding names its
-Application. Apps that do not render are RG0007, apps that render nothing
-RG0005, a cluster without routing objects RG0006. Prints the report on stdout;
+Application. Apps that do not render are RG0009, apps that render nothing
+RG0007, a cluster without routing objects RG0008. Prints the report on stdout;
 exit 1 when a finding reaches the failing severity.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var buf bytes.Buffer

@@ -12,6 +12,8 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -82,7 +84,26 @@ func cmpRequest(env *Env) (pipeline.Request, *argocmp.Build, argocmp.Settings, e
 	if err != nil {
 		return pipeline.Request{}, b, s, fmt.Errorf("working directory: %w", err)
 	}
-	req := b.Request(s, cwd, pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv})
+	rf := renderFlags{repoRoot: argocmp.RepoRoot(cwd, b.SourcePath), allowNetwork: s.AllowNetwork,
+		maxFileMiB: manifest.DefaultMaxFileBytes >> 20, release: s.Release, values: s.ValuesFiles, set: s.HelmSet()}
+	opts, err := rf.options(env, cwd)
+	if err != nil {
+		return pipeline.Request{}, b, s, err
+	}
+	host, err := pluginHost(env, "")
+	if err != nil {
+		return pipeline.Request{}, b, s, err
+	}
+	req := pipeline.Request{
+		Render:           &opts,
+		Overrides:        pipeline.Overrides{FailOn: s.FailOn, Weights: s.Weights},
+		DefaultNamespace: opts.Helm.Namespace,
+		Plugins:          host,
+	}
+	if len(s.Variables) > 0 {
+		req.Substitution = &pipeline.Substitution{Variables: s.Variables, Strict: true, Namespace: b.AppNamespace,
+			Origin: "the Application's substitution-variables parameter"}
+	}
 	return req, b, s, nil
 }
 
@@ -126,11 +147,17 @@ func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
 			in.FailOn = cfg.FailOn.String()
 		}
 	}
+	var stderr bytes.Buffer
 	if render.Detect(cwd) == render.ToolHelm {
 		in.Helm = true
-		in.ValuesFiles, in.HelmValues, _ = argocmp.ChartInputs(cwd)
+		if r, err := confine.Open(root); err == nil {
+			var cerr error
+			if in.ValuesFiles, in.HelmValues, cerr = argocmp.ChartInputs(r, cwd); cerr != nil {
+				fmt.Fprintf(&stderr, "routeguard: %v\n", cerr)
+			}
+			r.Close()
+		}
 	}
-	var stderr bytes.Buffer
 	if err != nil {
 		in.RenderProblem = err.Error()
 		fmt.Fprintf(&stderr, "routeguard: %v\n", err)

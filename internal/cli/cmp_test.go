@@ -349,8 +349,9 @@ func TestCMPDiscoverCommand(t *testing.T) {
 	}
 }
 
-// TestCMPRunsNothingFromTheRepository: plugin binaries named by the
-// repository's .routeguard.yaml are refused, pinned or not.
+// TestCMPRunsNothingFromTheRepository: a repository's .routeguard.yaml
+// cannot name a plugin binary, pinned or not, nor turn verification off;
+// only the operator's catalog can.
 func TestCMPRunsNothingFromTheRepository(t *testing.T) {
 	root := cmpRepo(t)
 	app := filepath.Join(root, "examples/broken/dangling-service")
@@ -364,13 +365,14 @@ func TestCMPRunsNothingFromTheRepository(t *testing.T) {
 		"directory":       "plugins:\n  dir: tools\n",
 		"skip verify":     "plugins:\n  insecureSkipVerify: true\n  items:\n    - name: evil\n      path: /bin/true\n",
 		"absolute inside": "plugins:\n  items:\n    - name: evil\n      path: " + filepath.Join(root, "tools/evil") + "\n      sha256: " + hex.EncodeToString(sum[:]) + "\n",
+		"not installed":   "plugins:\n  items:\n    - name: evil\n",
 	} {
 		os.WriteFile(filepath.Join(root, "tools/SHA256SUMS"), []byte(hex.EncodeToString(sum[:])+"  evil\n"), 0o644)
 		if err := os.WriteFile(filepath.Join(app, ".routeguard.yaml"), []byte(cfg), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		stdout, stderr, code := runCMPIn(context.Background(), app, argoEnv("x", "checkout", "examples/broken/dangling-service"), "cmp", "generate")
-		if code != ExitError || stdout != "" || !(strings.Contains(stderr, "runs nothing from the repository") || strings.Contains(stderr, "insecureSkipVerify is refused")) {
+		if code != ExitError || stdout != "" || !(strings.Contains(stderr, "never from the repository") || strings.Contains(stderr, "not installed here")) {
 			t.Errorf("%s: exit %d, stderr %q; want a refusal", name, code, stderr)
 		}
 		if _, err := os.Stat(marker); err == nil {

@@ -129,14 +129,14 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 	all := manifest.NewSet()
 	for _, b := range builds {
 		if b.Skipped != "" {
-			fmt.Fprintf(env.Stderr, "routeguard: warning: %s: %s %s/%s %s\n", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, b.Skipped)
+			fmt.Fprintf(env.Stderr, "routeguard: warning: %s: %s %s\n", b.Object.Source, b.Object, b.Skipped)
 			continue
 		}
 		if err := applyFluxTransforms(inv, b); err != nil {
 			return fail("%v", err)
 		}
 		if err := all.AddAll(b.Set.Objects()); err != nil {
-			return fail("%v (built by %s %s/%s)", err, b.Object.Kind, b.Object.Namespace, b.Object.Name)
+			return fail("%v (built by %s)", err, b.Object)
 		}
 	}
 	var stdout []byte
@@ -146,12 +146,16 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		if err != nil {
 			return fail("%v", err)
 		}
+		host, err := pluginHost(env, f.analysis.plugins)
+		if err != nil {
+			return fail("%v", err)
+		}
 		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
 			Objects: all, AppDir: appDir, RepoRoot: inv.RepoRoot, ConfigFile: f.analysis.config,
 			Overrides: pipeline.Overrides{FailOn: f.analysis.failOn},
 			Analyze:   true,
 			Context:   &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
-			Plugins:   pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+			Plugins:   host,
 		})
 		if err != nil {
 			return fail("%v", err)
@@ -208,11 +212,11 @@ func applyFluxTransforms(inv *flux.Inventory, b *flux.Build) error {
 	var o pipeline.Overrides
 	if w, ok := flux.SubstituteVariable(b.Object, WeightsVariable); ok {
 		if o.Weights, err = config.ParseWeights(w); err != nil {
-			return fmt.Errorf("%s: %s %s/%s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object.Kind, b.Object.Namespace, b.Object.Name, WeightsVariable, err)
+			return fmt.Errorf("%s: %s: spec.postBuild.substitute.%s: %w", b.Object.Source, b.Object, WeightsVariable, err)
 		}
 	}
 	if err := transform.Apply(b.Set, pipeline.MergeTransforms(cfg.Transforms, o)); err != nil {
-		return fmt.Errorf("%w (transforms of %s, for %s %s/%s)", err, cmp.Or(cfg.File, "the routeguard_weights variable"), b.Object.Kind, b.Object.Namespace, b.Object.Name)
+		return fmt.Errorf("%w (transforms of %s, for %s)", err, cmp.Or(cfg.File, "the routeguard_weights variable"), b.Object)
 	}
 	return nil
 }

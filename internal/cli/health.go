@@ -21,30 +21,45 @@ func newHealthCommand(env *Env) *cobra.Command {
 }
 
 func newHealthBundleCommand(env *Env) *cobra.Command {
-	var target, format, namespace string
-	var includeIstio bool
+	var o healthBundleOptions
 	cmd := &cobra.Command{
 		Use:   "bundle --for argocd|flux",
 		Short: "Print the health checks as an argocd-cm patch, argo-cd chart values, or Flux healthCheckExprs",
 		Long: `Prints the health checks for ` + strings.Join(healthKinds(), ", ") + `
 as an argocd-cm Kustomize patch (--format kustomize, the default), as argo-cd
 Helm chart values (--format helm), or as the healthCheckExprs block of a Flux
-Kustomization (--for flux).`,
+Kustomization (--for flux).
+
+For Argo CD it leaves out the kinds the Argo CD release (--argocd-version,
+default ` + health.TestedArgoCDVersion + `) has built-in checks for, and says so on
+stderr; --override-builtin bundles them too (argocd-cm keys replace built-ins).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := healthBundle(target, format, namespace, includeIstio)
+			o.argocdVersionSet = cmd.Flags().Changed("argocd-version")
+			out, notices, err := healthBundle(o)
 			if err != nil {
 				return err
+			}
+			for _, n := range notices {
+				fmt.Fprintf(env.Stderr, "routeguard health bundle: %s\n", n)
 			}
 			return writeStdout(env, out)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&target, "for", "", "reconciler to bundle for: argocd or flux")
-	fs.StringVar(&format, "format", "", "argocd: kustomize (argocd-cm patch, default) or helm (argo-cd chart values); flux: flux (default)")
-	fs.BoolVar(&includeIstio, "include-istio", false, "flux: include the Istio kinds (only with PILOT_ENABLE_STATUS=true on istiod)")
-	fs.StringVar(&namespace, "namespace", "", "argocd kustomize: namespace to put in the patch, when the base argocd-cm names one (Argo CD's install.yaml does not)")
+	fs.StringVar(&o.target, "for", "", "reconciler to bundle for: argocd or flux")
+	fs.StringVar(&o.format, "format", "", "argocd: kustomize (argocd-cm patch, default) or helm (argo-cd chart values); flux: flux (default)")
+	fs.BoolVar(&o.includeIstio, "include-istio", false, "flux: include the Istio kinds (only with PILOT_ENABLE_STATUS=true on istiod)")
+	fs.StringVar(&o.namespace, "namespace", "", "argocd kustomize: namespace to put in the patch, when the base argocd-cm names one (Argo CD's install.yaml does not)")
+	fs.StringVar(&o.argocdVersion, "argocd-version", health.TestedArgoCDVersion, "argocd: the Argo CD release the bundle is for; kinds it has built-in health checks for are left out")
+	fs.BoolVar(&o.overrideBuiltin, "override-builtin", false, "argocd: also bundle the kinds the Argo CD release has built-in health checks for (argocd-cm keys replace them)")
 	return cmd
+}
+
+type healthBundleOptions struct {
+	target, format, namespace, argocdVersion string
+	includeIstio, overrideBuiltin            bool
+	argocdVersionSet                         bool
 }
 
 // healthKinds names the kinds routeguard ships health checks for.
@@ -60,45 +75,57 @@ func healthKinds() []string {
 	return out
 }
 
-func healthBundle(target, format, namespace string, includeIstio bool) ([]byte, error) {
+// healthBundle returns the bundle and the notices for stderr.
+func healthBundle(o healthBundleOptions) ([]byte, []string, error) {
 	checks, err := health.Builtin()
 	if err != nil {
-		return nil, fail("health bundle: %v", err)
+		return nil, nil, fail("health bundle: %v", err)
 	}
 	var out []byte
-	switch target {
+	var notices []string
+	switch o.target {
 	case "argocd":
-		switch format {
+		sel, err := health.SelectForArgoCD(checks, o.argocdVersion, o.overrideBuiltin)
+		if err != nil {
+			return nil, nil, fail("health bundle: --argocd-version: %v", err)
+		}
+		switch o.format {
 		case "", health.FormatKustomize:
-			out, err = health.ArgoCDPatch(checks, namespace)
+			out, err = health.ArgoCDPatch(sel.Bundle, o.namespace)
 		case health.FormatHelm:
-			out, err = health.ArgoCDHelmValues(checks)
+			out, err = health.ArgoCDHelmValues(sel.Bundle)
 		default:
-			return nil, fail("health bundle: --format %q is not one of kustomize, helm for --for argocd", format)
+			return nil, nil, fail("health bundle: --format %q is not one of kustomize, helm for --for argocd", o.format)
 		}
-		if includeIstio {
-			return nil, fail("health bundle: --include-istio is for --for flux (the Argo CD checks always include Istio)")
+		if o.includeIstio {
+			return nil, nil, fail("health bundle: --include-istio is for --for flux (the Argo CD checks always include Istio)")
 		}
-		if namespace != "" && format == health.FormatHelm {
-			return nil, fail("health bundle: --namespace is for the kustomize format (the Helm chart knows its namespace)")
+		if o.namespace != "" && o.format == health.FormatHelm {
+			return nil, nil, fail("health bundle: --namespace is for the kustomize format (the Helm chart knows its namespace)")
 		}
+		if err != nil {
+			return nil, nil, fail("health bundle: %v", err)
+		}
+		notices = sel.Notices()
 	case "flux":
-		if namespace != "" {
-			return nil, fail("health bundle: --namespace is for --for argocd (the healthCheckExprs block has no metadata)")
+		if o.namespace != "" {
+			return nil, nil, fail("health bundle: --namespace is for --for argocd (the healthCheckExprs block has no metadata)")
 		}
-		if format != "" && format != health.FormatFlux {
-			return nil, fail("health bundle: --format %q is not valid for --for flux (it has one format)", format)
+		if o.argocdVersionSet || o.overrideBuiltin {
+			return nil, nil, fail("health bundle: --argocd-version and --override-builtin are for --for argocd (Flux has no built-in checks for these kinds)")
 		}
-		out, err = health.FluxHealthCheckExprs(checks, includeIstio)
+		if o.format != "" && o.format != health.FormatFlux {
+			return nil, nil, fail("health bundle: --format %q is not valid for --for flux (it has one format)", o.format)
+		}
+		if out, err = health.FluxHealthCheckExprs(checks, o.includeIstio); err != nil {
+			return nil, nil, fail("health bundle: %v", err)
+		}
 	case "":
-		return nil, fail("health bundle: --for is required: argocd or flux")
+		return nil, nil, fail("health bundle: --for is required: argocd or flux")
 	default:
-		return nil, fail("health bundle: --for %q is not argocd or flux", target)
+		return nil, nil, fail("health bundle: --for %q is not argocd or flux", o.target)
 	}
-	if err != nil {
-		return nil, fail("health bundle: %v", err)
-	}
-	return out, nil
+	return out, notices, nil
 }
 
 func newHealthCheckCommand(env *Env) *cobra.Command {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/health"
 )
 
 func runHealthCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -92,6 +94,9 @@ func TestHealthCommandErrors(t *testing.T) {
 		{name: "bad format", args: []string{"bundle", "--for", "argocd", "--format", "json"}, wantErr: `--format "json"`},
 		{name: "unknown subcommand", args: []string{"lint"}, wantErr: `unknown command "lint" for "routeguard health"`},
 		{name: "namespace for flux", args: []string{"bundle", "--for", "flux", "--namespace", "x"}, wantErr: "--namespace is for --for argocd"},
+		{name: "argocd version for flux", args: []string{"bundle", "--for", "flux", "--argocd-version", "3.5"}, wantErr: "--argocd-version and --override-builtin are for --for argocd"},
+		{name: "override builtin for flux", args: []string{"bundle", "--for", "flux", "--override-builtin"}, wantErr: "--argocd-version and --override-builtin are for --for argocd"},
+		{name: "bad argocd version", args: []string{"bundle", "--for", "argocd", "--argocd-version", "latest"}, wantErr: `--argocd-version: Argo CD version "latest": want a release such as 3.5 or v3.5.7`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,11 +108,9 @@ func TestHealthCommandErrors(t *testing.T) {
 	}
 }
 
-func TestHealthBundleCommand(t *testing.T) {
-	code, patch, _ := runHealthCmd(t, "", "bundle", "--for", "argocd")
-	if code != ExitOK {
-		t.Fatalf("exit %d", code)
-	}
+// argocdBundleKeys decodes an argocd-cm patch and returns its data.
+func argocdBundleKeys(t *testing.T, patch string) map[string]string {
+	t.Helper()
 	var cm struct {
 		Kind string            `json:"kind"`
 		Data map[string]string `json:"data"`
@@ -115,11 +118,71 @@ func TestHealthBundleCommand(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(patch), &cm); err != nil {
 		t.Fatal(err)
 	}
+	if cm.Kind != "ConfigMap" {
+		t.Fatalf("kind %q, want ConfigMap", cm.Kind)
+	}
+	return cm.Data
+}
+
+// TestHealthBundleArgoCDBuiltins: by default the kinds the tested Argo CD
+// release checks itself are left out, and stderr says which; older releases
+// and --override-builtin get them.
+func TestHealthBundleArgoCDBuiltins(t *testing.T) {
+	const httpRoute = "resource.customizations.health.gateway.networking.k8s.io_HTTPRoute"
+	const backendTLS = "resource.customizations.health.gateway.networking.k8s.io_BackendTLSPolicy"
+	const tcpRoute = "resource.customizations.health.gateway.networking.k8s.io_TCPRoute"
+	tests := []struct {
+		args              []string
+		httpRoute, btls   bool
+		stderr, notStderr string
+	}{
+		{args: nil, stderr: "routeguard health bundle: left out gateway.networking.k8s.io/BackendTLSPolicy, gateway.networking.k8s.io/GRPCRoute, gateway.networking.k8s.io/Gateway, gateway.networking.k8s.io/HTTPRoute: Argo CD 3.5 has built-in health checks"},
+		{args: []string{"--argocd-version", "v3.4.13"}, btls: true, stderr: "left out gateway.networking.k8s.io/GRPCRoute, gateway.networking.k8s.io/Gateway, gateway.networking.k8s.io/HTTPRoute: Argo CD 3.4 has"},
+		{args: []string{"--argocd-version", "2.14"}, httpRoute: true, btls: true, notStderr: "left out"},
+		{args: []string{"--override-builtin"}, httpRoute: true, btls: true, stderr: "these argocd-cm keys replace Argo CD 3.5's built-in health checks", notStderr: "left out"},
+		{args: []string{"--argocd-version", "3.6", "--format", "helm"}, stderr: "Argo CD 3.6 is newer than " + health.TestedArgoCDVersion},
+		{args: []string{"--argocd-version", "3.7"}, stderr: "assuming they are those of " + health.LatestKnownArgoCDVersion},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runHealthCmd(t, "", append([]string{"bundle", "--for", "argocd"}, tt.args...)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errOut)
+		}
+		var data map[string]string
+		if len(tt.args) > 2 && tt.args[2] == "--format" {
+			var v struct {
+				Configs struct {
+					CM map[string]string `json:"cm"`
+				} `json:"configs"`
+			}
+			if err := yaml.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatal(err)
+			}
+			data = v.Configs.CM
+		} else {
+			data = argocdBundleKeys(t, out)
+		}
+		_, hasHTTP := data[httpRoute]
+		_, hasBTLS := data[backendTLS]
+		if hasHTTP != tt.httpRoute || hasBTLS != tt.btls || data[tcpRoute] == "" {
+			t.Errorf("%v: HTTPRoute %v, BackendTLSPolicy %v, TCPRoute %v; want %v, %v, true", tt.args, hasHTTP, hasBTLS, data[tcpRoute] != "", tt.httpRoute, tt.btls)
+		}
+		if !strings.Contains(errOut, tt.stderr) || (tt.notStderr != "" && strings.Contains(errOut, tt.notStderr)) {
+			t.Errorf("%v: stderr %q, want %q and not %q", tt.args, errOut, tt.stderr, tt.notStderr)
+		}
+	}
+}
+
+func TestHealthBundleCommand(t *testing.T) {
+	code, patch, _ := runHealthCmd(t, "", "bundle", "--for", "argocd", "--override-builtin")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
 	lua, err := os.ReadFile(filepath.Join("..", "..", "lua-health", "gateway.networking.k8s.io", "HTTPRoute", "health.lua"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cm.Kind != "ConfigMap" || cm.Data["resource.customizations.health.gateway.networking.k8s.io_HTTPRoute"] != string(lua) {
+	if argocdBundleKeys(t, patch)["resource.customizations.health.gateway.networking.k8s.io_HTTPRoute"] != string(lua) {
 		t.Fatal("argocd bundle does not carry lua-health/gateway.networking.k8s.io/HTTPRoute/health.lua under its argocd-cm key")
 	}
 	if strings.Contains(patch, "namespace:") {
@@ -129,7 +192,7 @@ func TestHealthBundleCommand(t *testing.T) {
 	if code != ExitOK || !strings.Contains(withNS, "metadata:\n  name: argocd-cm\n  namespace: argocd\n") {
 		t.Fatalf("--namespace argocd: exit %d, no namespace in metadata", code)
 	}
-	_, again, _ := runHealthCmd(t, "", "bundle", "--for", "argocd")
+	_, again, _ := runHealthCmd(t, "", "bundle", "--for", "argocd", "--override-builtin")
 	if again != patch {
 		t.Fatal("two runs of the bundle differ")
 	}

@@ -128,13 +128,17 @@ func runPostrender(cmd *cobra.Command, env *Env, f *postrenderFlags) (err error)
 		return fail("%v", err)
 	}
 	ns := cmp.Or(f.namespace, env.Getenv("HELM_NAMESPACE"), "default")
+	host, err := pluginHost(env, f.analysis.plugins)
+	if err != nil {
+		return fail("%v", err)
+	}
 	req := pipeline.Request{
 		Objects: set, AppDir: wd, RepoRoot: root, ConfigFile: f.analysis.config,
 		Overrides:        o,
 		Analyze:          f.analyze,
 		DefaultNamespace: ns,
 		Context:          &render.Options{MaxFileBytes: manifest.DefaultMaxFileBytes},
-		Plugins:          pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+		Plugins:          host,
 	}
 	if len(vars) > 0 {
 		req.Substitution = &pipeline.Substitution{Variables: vars, Strict: f.strict, Namespace: ns, Origin: "routeguard postrender --var/--vars-file"}

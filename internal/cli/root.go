@@ -26,11 +26,16 @@ input or render error. The README says what each command prints on each.`,
 		// Without a command: the usage on stderr, exit 2.
 		RunE: func(cmd *cobra.Command, args []string) error { return usageError(cmd) },
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetVersionTemplate("routeguard {{.Version}}\n")
+	var limits guardFlags
+	limits.register(root)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return limits.start(cmd, env) }
+	root.PersistentPostRun = func(*cobra.Command, []string) { limits.stop() }
 	root.AddCommand(
 		newAnalyzeCommand(env),
 		newArgoCDCommand(env),
 		newCMPCommand(env),
+		newCodesCommand(env),
 		newFluxCommand(env),
 		newHealthCommand(env),
 		newNotificationsCommand(env),

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/version"
@@ -14,7 +12,7 @@ func newVersionCommand(env *Env) *cobra.Command {
 		Short: "Print routeguard's version, VCS revision, platform and Go version",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return writeStdout(env, []byte(fmt.Sprintln(version.Get())))
+			return writeStdout(env, []byte("routeguard "+version.Get().String()+"\n"))
 		},
 	}
 }

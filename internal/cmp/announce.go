@@ -1,14 +1,17 @@
 package cmp
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifest"
 	"sigs.k8s.io/yaml"
 )
 
@@ -95,9 +98,11 @@ func capped(m map[string]string) map[string]string {
 
 // ChartInputs returns the values files next to a chart's Chart.yaml
 // (values*.yaml and *values.yaml other than values.yaml) and the chart's
-// values.yaml flattened to Helm --set paths (scalars only).
-func ChartInputs(chartDir string) (files []string, values map[string]string, err error) {
-	entries, err := os.ReadDir(chartDir)
+// values.yaml flattened to Helm --set paths (scalars only). Files are read
+// through root (the unpacked repository): a values.yaml that is a symlink
+// out of it is refused, never shown in the Argo CD UI.
+func ChartInputs(root *confine.Root, chartDir string) (files []string, values map[string]string, err error) {
+	entries, err := root.ReadDir(chartDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,9 +119,12 @@ func ChartInputs(chartDir string) (files []string, values map[string]string, err
 	}
 	sort.Strings(files)
 	values = map[string]string{}
-	data, err := os.ReadFile(filepath.Join(chartDir, "values.yaml"))
-	if err != nil {
+	data, err := root.ReadFile(filepath.Join(chartDir, "values.yaml"), manifest.DefaultMaxFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return files, values, nil // a chart needs no values.yaml
+	}
+	if err != nil {
+		return files, values, err
 	}
 	var v map[string]any
 	if err := yaml.Unmarshal(data, &v); err != nil {

@@ -69,6 +69,11 @@ func TestFromEnvAndSettings(t *testing.T) {
 		{name: "bad fail-on", env: map[string]string{"ARGOCD_ENV_FAIL_ON": "sometimes"}, wantErr: `must be error, warning or never, got "sometimes"`},
 		{name: "bad report", env: map[string]string{"ARGOCD_APP_PARAMETERS": `[{"name":"report","string":"slack"}]`}, wantErr: "must be none or configmap"},
 		{name: "unknown plugin env", env: map[string]string{"ARGOCD_ENV_FAILON": "error"}, wantErr: "plugin env FAILON (ARGOCD_ENV_FAILON) is not one routeguard reads"},
+		// Argo CD 3.x passes empty plugin env entries (2.x dropped them):
+		// an empty unknown one is no setting, and an empty known one is unset.
+		{name: "empty unknown plugin env", env: map[string]string{"ARGOCD_ENV_TEAM": "", "ARGOCD_ENV_FAIL_ON": "warning"}, want: Settings{FailOn: analysis.FailOnWarning, Report: "none"}},
+		{name: "empty known plugin env", env: map[string]string{"ARGOCD_ENV_FAIL_ON": "", "ARGOCD_ENV_REPORT": "", "ARGOCD_ENV_ALLOW_NETWORK": ""}, want: Settings{Report: "none"}},
+		{name: "blank is not empty", env: map[string]string{"ARGOCD_ENV_TEAM": " "}, wantErr: "plugin env TEAM (ARGOCD_ENV_TEAM) is not one routeguard reads"},
 		{name: "bad allow network", env: map[string]string{"ARGOCD_ENV_ALLOW_NETWORK": "yes please"}, wantErr: "plugin env ALLOW_NETWORK must be true or false"},
 		{name: "weights not adding up", env: map[string]string{"ARGOCD_APP_PARAMETERS": `[{"name":"weights","map":{"reviews":"blue 90, green 20"}}]`}, wantErr: "add up to 110, not 100"},
 		{name: "bad variable name", env: map[string]string{"ARGOCD_APP_PARAMETERS": `[{"name":"substitution-variables","map":{"1x":"v"}}]`}, wantErr: `"1x" is not a valid variable name`},

@@ -71,6 +71,13 @@ func FromEnv(getenv func(string) string, environ func() []string) (*Build, error
 		}
 		switch {
 		case strings.HasPrefix(k, "ARGOCD_ENV_"):
+			// An empty value is no setting. Argo CD 2.x dropped empty
+			// variables before starting the plugin; 3.0 passes them (an
+			// Application's plugin.env entry with value ""), so an empty
+			// variable routeguard does not read is accepted, as before.
+			if v == "" {
+				continue
+			}
 			b.PluginEnv[strings.TrimPrefix(k, "ARGOCD_ENV_")] = v
 		case strings.HasPrefix(k, "PARAM_"):
 			paramVars[k] = v

@@ -31,7 +31,6 @@ func (b *Build) Request(s Settings, cwd string, host pipeline.PluginHost) pipeli
 			IncludeCRDs: true,
 		},
 	}
-	host.RefuseRepositoryPlugins = true
 	req := pipeline.Request{
 		Render:           &opts,
 		Overrides:        pipeline.Overrides{FailOn: s.FailOn, Weights: s.Weights},

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -34,17 +32,22 @@ type Config struct {
 	// ContextPaths are other apps of the repository whose objects resolve
 	// references; they are rendered but never emitted.
 	ContextPaths []ContextPath `yaml:"contextPaths,omitempty"`
-	// Plugins are out-of-process analyzers (see plugins.go).
+	// Plugins selects and configures out-of-process analyzers among those
+	// of the operator's catalog (see plugins.go).
 	Plugins *Plugins `yaml:"plugins,omitempty"`
-	// Transforms are traffic transforms applied after rendering (see transforms.go).
+	// Transforms are traffic transforms applied after rendering (docs/flux.md).
 	Transforms *Transforms `yaml:"transforms,omitempty"`
 }
 
 // Suppression drops findings whose code and object ("Kind ns/name") match
 // the globs.
 type Suppression struct {
-	Code   string `yaml:"code"`
+	// Code is the finding code, or a glob of codes ("RG1*").
+	Code string `yaml:"code"`
+	// Object is a glob of "Kind namespace/name" ("Secret shop-*/*"); empty
+	// matches every object.
 	Object string `yaml:"object,omitempty"`
+	// Reason says why the findings are dropped, for the next reader.
 	Reason string `yaml:"reason,omitempty"`
 }
 
@@ -52,11 +55,16 @@ type Suppression struct {
 // references. In YAML it is either a path string or a mapping with the
 // render options that app needs (Helm namespace, release, values files).
 type ContextPath struct {
-	Path      string   `yaml:"path"`
-	Namespace string   `yaml:"namespace,omitempty"`
-	Release   string   `yaml:"release,omitempty"`
-	Values    []string `yaml:"values,omitempty"`
-	Recurse   bool     `yaml:"recurse,omitempty"`
+	// Path is the app's path from the repository root.
+	Path string `yaml:"path"`
+	// Namespace is the Helm release namespace to render the app with.
+	Namespace string `yaml:"namespace,omitempty"`
+	// Release is the Helm release name to render the app with.
+	Release string `yaml:"release,omitempty"`
+	// Values are Helm values files, relative to the chart.
+	Values []string `yaml:"values,omitempty"`
+	// Recurse includes subdirectories of a directory app.
+	Recurse bool `yaml:"recurse,omitempty"`
 }
 
 // UnmarshalYAML accepts both `- apps/x` and `- {path: apps/x, ...}`.
@@ -73,36 +81,6 @@ func (c *ContextPath) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*c = ContextPath(p)
 	return nil
-}
-
-// Find returns the path of the config that applies to appDir: the first of
-// FileNames in appDir, else in repoRoot. ok is false when there is none.
-func Find(appDir, repoRoot string) (path string, ok bool) {
-	for _, dir := range []string{appDir, repoRoot} {
-		if dir == "" {
-			continue
-		}
-		for _, n := range FileNames {
-			p := filepath.Join(dir, n)
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-				return p, true
-			}
-		}
-	}
-	return "", false
-}
-
-// Load reads and validates the config at path; display is the name used in
-// messages (usually relative to the repository root).
-func Load(path, display string) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: config file not found", display)
-		}
-		return nil, fmt.Errorf("%s: %w", display, err)
-	}
-	return Parse(display, data)
 }
 
 // Parse decodes config data strictly. file names the config in errors.
@@ -149,7 +127,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Plugins != nil {
-		if err := c.Plugins.validate(); err != nil {
+		if err := c.Plugins.validate(false); err != nil {
 			return fmt.Errorf("plugins: %w", err)
 		}
 	}

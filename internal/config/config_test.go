@@ -1,9 +1,6 @@
 package config
 
 import (
-	"os"
-
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,22 +51,5 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error = %v, want it to contain %q", err, tt.want)
 			}
 		})
-	}
-}
-
-func TestFind(t *testing.T) {
-	repo := t.TempDir()
-	app := filepath.Join(repo, "apps", "a")
-	os.MkdirAll(app, 0o755)
-	if _, ok := Find(app, repo); ok {
-		t.Error("found a config where there is none")
-	}
-	os.WriteFile(filepath.Join(repo, ".routeguard.yaml"), nil, 0o644)
-	if p, ok := Find(app, repo); !ok || p != filepath.Join(repo, ".routeguard.yaml") {
-		t.Errorf("repo-level config: got %q %v", p, ok)
-	}
-	os.WriteFile(filepath.Join(app, ".routeguard.yml"), nil, 0o644)
-	if p, ok := Find(app, repo); !ok || p != filepath.Join(app, ".routeguard.yml") {
-		t.Errorf("app-level config must win: got %q %v", p, ok)
 	}
 }

@@ -1,10 +1,22 @@
 package config
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestExamplesParse(t *testing.T) {
-	for _, p := range []string{"../../examples/apps/routing/gateways/.routeguard.yaml", "../../examples/apps/routing/istio/.routeguard.yaml", "../../examples/apps/routing/ingresses/.routeguard.yaml"} {
-		if _, err := Load(p, p); err != nil {
+	files, err := filepath.Glob("../../examples/apps/*/*/.routeguard.yaml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("found %d example configs (%v)", len(files), err)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(p, data); err != nil {
 			t.Error(err)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 
 const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-func TestParsePlugins(t *testing.T) {
-	c, err := Parse("x.yaml", []byte(`
+func TestParseCatalog(t *testing.T) {
+	p, err := ParseCatalog("catalog.yaml", []byte(`
 plugins:
   dir: /opt/routeguard/plugins
   onError: warn
@@ -21,6 +21,7 @@ plugins:
       sha256: `+sum+`
       timeout: 2s
       onError: fail
+      always: true
       config:
         teams:
           shop: ["*.shop.example.com"]
@@ -29,12 +30,11 @@ plugins:
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := c.Plugins
 	if p.Dir != "/opt/routeguard/plugins" || p.Istio != "off" || len(p.Items) != 2 {
 		t.Fatalf("plugins = %+v", p)
 	}
 	th, dir := &p.Items[0], &p.Items[1]
-	if th.Path != "tools/team-hosts" || th.SHA256 != sum {
+	if th.Path != "tools/team-hosts" || th.SHA256 != sum || !th.Always {
 		t.Errorf("item = %+v", th)
 	}
 	teams, _ := th.Config["teams"].(map[string]any)
@@ -50,6 +50,29 @@ plugins:
 	empty := &Plugins{}
 	if empty.TimeoutOf(nil) != DefaultPluginTimeout || !empty.FailsOnError(nil) {
 		t.Error("defaults: want 30s and fail")
+	}
+}
+
+// A repository selects and configures plugins; it cannot name a binary,
+// pin one, or turn verification off.
+func TestRepositorySelectsOnly(t *testing.T) {
+	c, err := Parse(".routeguard.yaml", []byte("plugins:\n  onError: warn\n  items:\n    - name: team-hosts\n      timeout: 3s\n      config: {a: 1}\n"))
+	if err != nil || len(c.Plugins.Items) != 1 || c.Plugins.TimeoutOf(&c.Plugins.Items[0]) != 3*time.Second {
+		t.Fatalf("selection: %+v %v", c, err)
+	}
+	for name, in := range map[string]string{
+		"path":               "plugins:\n  items:\n    - name: evil\n      path: bin/evil\n",
+		"sha256":             "plugins:\n  items:\n    - name: evil\n      sha256: " + sum + "\n",
+		"dir":                "plugins:\n  dir: tools\n",
+		"insecureSkipVerify": "plugins:\n  insecureSkipVerify: true\n",
+		"always":             "plugins:\n  items:\n    - name: a\n      always: true\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse(".routeguard.yaml", []byte(in))
+			if err == nil || !strings.Contains(err.Error(), name+" is") && !strings.Contains(err.Error(), name+" is for") {
+				t.Fatalf("error = %v", err)
+			}
+		})
 	}
 }
 
@@ -69,16 +92,17 @@ func TestParsePluginErrors(t *testing.T) {
 		{"bad timeout", "plugins:\n  timeout: 10\n", "timeout must be a positive duration"},
 		{"bad item timeout", item("      sha256: " + sum + "\n      timeout: -1s\n"), "plugin th: timeout must be"},
 		{"bad istio", "plugins:\n  istio: always\n", "istio must be auto or off"},
+		{"no plugins key", "items: []\n", "unknown key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("x.yaml", []byte(tt.in))
+			_, err := ParseCatalog("x.yaml", []byte(tt.in))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want it to contain %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := Parse("x.yaml", []byte(item("")+"  insecureSkipVerify: true\n")); err != nil {
+	if _, err := ParseCatalog("x.yaml", []byte(item("")+"  insecureSkipVerify: true\n")); err != nil {
 		t.Errorf("insecureSkipVerify should allow a missing sha256: %v", err)
 	}
 }

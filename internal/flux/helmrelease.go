@@ -139,7 +139,7 @@ func (inv *Inventory) chartFromSpec(owner *manifest.Object, cs map[string]any, w
 		return "", nil, remote, err
 	}
 	if kind != "GitRepository" {
-		return "", nil, nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from a %s, which cannot be rendered offline (only charts in this repository, sourceRef kind GitRepository, and with --allow-network HelmRepository charts, are)", name, orNone(kind))}
+		return "", nil, nil, &SkipError{Reason: fmt.Sprintf("chart %q comes from %s, which cannot be rendered offline (only charts in this repository, sourceRef kind GitRepository, and with --allow-network HelmRepository charts, are)", name, aKind(kind))}
 	}
 	if name == "" {
 		return "", nil, nil, fmt.Errorf("%s.chart is empty; give the chart's path in the repository", where)

@@ -244,16 +244,18 @@ func (inv *Inventory) checkSourceRef(o *manifest.Object) error {
 	ref, _ := spec["sourceRef"].(map[string]any)
 	kind, _ := ref["kind"].(string)
 	if kind != "GitRepository" {
-		return &SkipError{Reason: fmt.Sprintf("its source is a %s, which routeguard cannot read offline; only GitRepository sources (this repository) are built", orNone(kind))}
+		return &SkipError{Reason: fmt.Sprintf("its source is %s, which routeguard cannot read offline; only GitRepository sources (this repository) are built", aKind(kind))}
 	}
 	return nil
 }
 
-func orNone(s string) string {
+// aKind renders a source kind with its article ("an ExternalArtifact"),
+// or "(none)".
+func aKind(s string) string {
 	if s == "" {
 		return "(none)"
 	}
-	return s
+	return manifest.Article(s)
 }
 
 // SkipError says a Flux object cannot be built offline; callers warn and go on.

@@ -1,29 +1,58 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/confine"
 )
 
-// LoadConfig reads explicit (a --config path), else the app's or the
-// repository root's .routeguard.yaml, else returns the defaults.
+// maxConfigBytes caps a .routeguard.yaml.
+const maxConfigBytes = 1 << 20
+
+// LoadConfig reads explicit (a --config path, given by whoever runs
+// routeguard, so read as it is), else the app's or the repository root's
+// .routeguard.yaml (read through the confined repository root: a config
+// that is a symlink out of the repository is an error, never read), else
+// returns the defaults.
 func LoadConfig(explicit, appDir, repoRoot string) (*config.Config, error) {
-	p := explicit
-	if p == "" {
-		found, ok := config.Find(appDir, repoRoot)
-		if !ok {
-			return &config.Config{}, nil
+	if explicit != "" {
+		data, err := os.ReadFile(explicit)
+		if err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
 		}
-		p = found
+		return config.Parse(explicit, data)
 	}
-	display := p
-	if rel, err := filepath.Rel(repoRoot, p); err == nil && repoRoot != "" && filepath.IsLocal(rel) {
-		display = filepath.ToSlash(rel)
+	if repoRoot == "" {
+		return &config.Config{}, nil
 	}
-	return config.Load(p, display)
+	root, err := confine.Open(repoRoot)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	for _, dir := range []string{appDir, repoRoot} {
+		if dir == "" {
+			continue
+		}
+		for _, n := range config.FileNames {
+			p := filepath.Join(dir, n)
+			data, err := root.ReadFile(p, maxConfigBytes)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			return config.Parse(root.Display(p), data)
+		}
+	}
+	return &config.Config{}, nil
 }
 
 // Settings turns the configuration into analysis settings.

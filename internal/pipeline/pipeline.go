@@ -74,13 +74,15 @@ type Overrides struct {
 	SyncWaves bool
 }
 
-// PluginHost says how plugins are found and what is refused.
+// PluginHost says which plugins may run and how they are found: the
+// operator's catalog (the repository's .routeguard.yaml only selects and
+// configures among its plugins), and the executable beside which
+// routeguard-istio is looked for.
 type PluginHost struct {
-	Executable func() (string, error)
-	Getenv     func(string) string
-	// RefuseRepositoryPlugins refuses plugin binaries inside the repository
-	// (the Argo CD sidecar runs nothing from the repository it renders).
-	RefuseRepositoryPlugins bool
+	Catalog     *config.Plugins
+	CatalogFile string
+	Executable  func() (string, error)
+	Getenv      func(string) string
 }
 
 // Outcome is what the stage produced.
@@ -173,13 +175,8 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	if err != nil {
 		return err
 	}
-	if req.Plugins.RefuseRepositoryPlugins {
-		if err := refuseRepositoryPlugins(cfg, out.RepoRoot); err != nil {
-			return err
-		}
-	}
-	session, err := plugins.Load(plugins.Options{Config: cfg.Plugins, ConfigFile: cfg.File, RepoRoot: out.RepoRoot,
-		Set: out.Set, Executable: req.Plugins.Executable, Getenv: req.Plugins.Getenv})
+	session, err := plugins.Load(plugins.Options{Catalog: req.Plugins.Catalog, CatalogFile: req.Plugins.CatalogFile,
+		Config: cfg.Plugins, ConfigFile: cfg.File, Set: out.Set, Executable: req.Plugins.Executable, Getenv: req.Plugins.Getenv})
 	if err != nil {
 		return err
 	}

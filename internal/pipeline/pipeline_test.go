@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -68,6 +69,17 @@ spec:
         - {name: web, port: 80}
 `
 
+// otherService is a Service of the route's namespace that is not its
+// backend: the app renders Services there, so a missing one is dangling
+// (RG1101), not "cannot check" (RG0001).
+const otherService = `---
+apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: shop}
+spec:
+  ports: [{port: 5432}]
+`
+
 const service = `apiVersion: v1
 kind: Service
 metadata: {name: web, namespace: shop}
@@ -115,7 +127,7 @@ func TestRunObjectsFailOn(t *testing.T) {
 		{"flag wins", analysis.FailOnError, analysis.FailOnError, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Run(context.Background(), Request{Objects: objects(t, route), AppDir: repo, RepoRoot: repo,
+			out, err := Run(context.Background(), Request{Objects: objects(t, route+otherService), AppDir: repo, RepoRoot: repo,
 				Overrides: Overrides{FailOn: tc.override}, Analyze: true})
 			if err != nil {
 				t.Fatal(err)
@@ -187,5 +199,34 @@ data: {host: "api.${domain}"}
 		Substitution: &Substitution{Variables: map[string]string{"other": "x"}, Strict: true, Namespace: "shop"}})
 	if err == nil {
 		t.Fatal("strict substitution of an unset variable must fail")
+	}
+}
+
+func TestLoadConfigFindsAndConfines(t *testing.T) {
+	repo := writeTree(t, map[string]string{"apps/a/x.yaml": "", "outside.yaml": ""})
+	app := filepath.Join(repo, "apps", "a")
+	cfg, err := LoadConfig("", app, repo)
+	if err != nil || cfg.File != "" {
+		t.Fatalf("no config: %+v %v", cfg, err)
+	}
+	os.WriteFile(filepath.Join(repo, ".routeguard.yaml"), []byte("failOn: never\n"), 0o644)
+	if cfg, err := LoadConfig("", app, repo); err != nil || cfg.File != ".routeguard.yaml" || cfg.FailOn != analysis.FailOnNever {
+		t.Fatalf("repository config: %+v %v", cfg, err)
+	}
+	os.WriteFile(filepath.Join(app, ".routeguard.yml"), []byte("failOn: warning\n"), 0o644)
+	if cfg, err := LoadConfig("", app, repo); err != nil || cfg.File != "apps/a/.routeguard.yml" || cfg.FailOn != analysis.FailOnWarning {
+		t.Fatalf("the app's config must win: %+v %v", cfg, err)
+	}
+	// A config that leads out of the repository is refused, its content
+	// never read (key names would show in errors).
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("AWS_SECRET_ACCESS_KEY: x\n"), 0o644)
+	os.Remove(filepath.Join(app, ".routeguard.yml"))
+	if err := os.Symlink(secret, filepath.Join(app, ".routeguard.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadConfig("", app, repo)
+	if err == nil || !strings.Contains(err.Error(), "outside") || strings.Contains(err.Error(), "AWS_SECRET") {
+		t.Fatalf("symlinked config: %v", err)
 	}
 }

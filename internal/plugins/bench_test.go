@@ -50,8 +50,8 @@ var teamsConfig = map[string]any{"teams": map[string]any{"team-00": []any{"*.oth
 // back, convert them, stop the process.
 func BenchmarkPluginRoundTrip10k(b *testing.B) {
 	set := routes(b, 10000)
-	s, err := Load(Options{Set: set, Config: &config.Plugins{Items: []config.Plugin{
-		{Name: "team-hosts", Path: bins.teams, SHA256: shaCache(bins.teams), Config: teamsConfig}}}})
+	cat := &config.Plugins{Items: []config.Plugin{{Name: "team-hosts", Path: bins.teams, SHA256: shaCache(bins.teams), Config: teamsConfig, Always: true}}}
+	s, err := Load(Options{Set: set, Catalog: cat})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,24 +25,28 @@ spec:
 `
 
 // analyze runs `routeguard analyze -o json apps/shop` in a repository
-// whose .routeguard.yaml enables team-hosts with the given sha256.
+// whose .routeguard.yaml selects and configures team-hosts, which the
+// operator's catalog ($ROUTEGUARD_PLUGINS, outside the repository) pins
+// with the given sha256.
 func analyze(t *testing.T, sum string) (map[string]any, string, int) {
 	t.Helper()
 	repo := t.TempDir()
 	os.MkdirAll(filepath.Join(repo, "apps", "shop"), 0o755)
 	os.WriteFile(filepath.Join(repo, "apps", "shop", "route.yaml"), []byte(route), 0o644)
-	cfg := fmt.Sprintf(`plugins:
+	cfg := `plugins:
   items:
     - name: team-hosts
-      path: %s
-      sha256: %s
       config:
         teams: {shop: ["*.shop.example.com"]}
-`, plugins.TeamHostsBinary(), sum)
+`
 	os.WriteFile(filepath.Join(repo, ".routeguard.yaml"), []byte(cfg), 0o644)
+	catalog := filepath.Join(t.TempDir(), "plugins.yaml")
+	os.WriteFile(catalog, []byte(fmt.Sprintf("plugins:\n  items:\n    - name: team-hosts\n      path: %s\n      sha256: %s\n", plugins.TeamHostsBinary(), sum)), 0o644)
 	var out, errb bytes.Buffer
 	env := &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-		Getenv:  func(k string) string { return map[string]string{"PATH": "/usr/bin:/bin", "GITHUB_TOKEN": "x"}[k] },
+		Getenv: func(k string) string {
+			return map[string]string{"PATH": "/usr/bin:/bin", "GITHUB_TOKEN": "x", cli.PluginsEnv: catalog}[k]
+		},
 		Environ: func() []string { return nil },
 		Getwd:   func() (string, error) { return repo, nil },
 	}

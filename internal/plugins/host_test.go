@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -62,8 +64,8 @@ var env = map[string]string{
 // run analyzes set with the built-in analyzers and the plugins of p.
 func run(t *testing.T, set *manifest.Set, p *config.Plugins) (*analysis.Result, *Session) {
 	t.Helper()
-	s, err := Load(Options{Config: p, ConfigFile: ".routeguard.yaml", RepoRoot: "/", Set: set,
-		Getenv: func(k string) string { return env[k] }})
+	s, err := Load(Options{Catalog: p, CatalogFile: "/etc/routeguard/catalog.yaml", Config: selectAll(p), ConfigFile: ".routeguard.yaml",
+		Set: set, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +75,18 @@ func run(t *testing.T, set *manifest.Set, p *config.Plugins) (*analysis.Result, 
 		t.Fatalf("the run failed (a plugin failure must not fail the runner): %v", err)
 	}
 	return res, s
+}
+
+// selectAll is a repository's selection of every item of the catalog p.
+func selectAll(p *config.Plugins, extra ...string) *config.Plugins {
+	sel := &config.Plugins{}
+	for _, it := range p.Items {
+		sel.Items = append(sel.Items, config.Plugin{Name: it.Name})
+	}
+	for _, n := range extra {
+		sel.Items = append(sel.Items, config.Plugin{Name: n})
+	}
+	return sel
 }
 
 func item(path, mode string) config.Plugin {
@@ -137,7 +151,8 @@ func TestFindingsReturned(t *testing.T) {
 
 func TestSeverityOverrideAndSuppressionApply(t *testing.T) {
 	set := decodeSet(t, "a.yaml", appYAML)
-	s, err := Load(Options{Config: &config.Plugins{Items: []config.Plugin{item(bins.test, "ok")}}, Set: set})
+	cat := &config.Plugins{Items: []config.Plugin{item(bins.test, "ok")}}
+	s, err := Load(Options{Catalog: cat, Config: selectAll(cat), Set: set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +247,7 @@ func TestEnvironmentScrubbed(t *testing.T) {
 			names = append(names, k)
 		}
 	}
-	want := []string{"HOME", "PATH", "PLUGIN_MAX_PORT", "PLUGIN_MIN_PORT", "PLUGIN_PROTOCOL_VERSIONS", "ROUTEGUARD_PLUGIN", "TMPDIR"}
+	want := []string{"HOME", "PATH", "PLUGIN_MAX_PORT", "PLUGIN_MIN_PORT", "PLUGIN_PROTOCOL_VERSIONS", "ROUTEGUARD_PLUGIN", "ROUTEGUARD_PLUGIN_SESSION", "TMPDIR"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("the plugin saw %v, want only %v", names, want)
 	}
@@ -278,7 +293,14 @@ func TestPluginDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &config.Plugins{Dir: dir, Items: []config.Plugin{{Name: "pinned", Config: map[string]any{"mode": "ok"}}}}
-	res, s := run(t, decodeSet(t, "a.yaml", appYAML), p)
+	s, err := Load(Options{Catalog: p, CatalogFile: "c.yaml", Config: selectAll(p, "unpinned"), Set: decodeSet(t, "a.yaml", appYAML)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: decodeSet(t, "a.yaml", appYAML), Analyzers: append(registry.All(), s.Analyzers()...)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !slices.ContainsFunc(res.Findings, func(f analysis.Finding) bool { return f.Analyzer == "plugin.pinned" && f.Code == "TP001" }) {
 		t.Errorf("the pinned plugin did not report: %v", codesOf(res.Findings))
 	}
@@ -288,12 +310,70 @@ func TestPluginDirectory(t *testing.T) {
 	}
 
 	os.Remove(filepath.Join(dir, SumsFile))
-	if _, err := Load(Options{Config: p, ConfigFile: "c.yaml"}); err == nil || !strings.Contains(err.Error(), "has no SHA256SUMS") {
+	if _, err := Load(Options{Catalog: p, CatalogFile: "c.yaml"}); err == nil || !strings.Contains(err.Error(), "has no SHA256SUMS") {
 		t.Errorf("missing SHA256SUMS: %v", err)
 	}
 	p.Items[0].Name = "elsewhere"
-	if _, err := Load(Options{Config: &config.Plugins{Dir: dir, InsecureSkipVerify: true, Items: p.Items}, ConfigFile: "c.yaml"}); err == nil ||
+	if _, err := Load(Options{Catalog: &config.Plugins{Dir: dir, InsecureSkipVerify: true, Items: p.Items}, CatalogFile: "c.yaml"}); err == nil ||
 		!strings.Contains(err.Error(), "c.yaml: plugin elsewhere has no path and is not in plugins.dir") {
 		t.Errorf("unknown dir plugin: %v", err)
+	}
+}
+
+// TestSelectionOnly: a catalog plugin runs when the repository selects it
+// or the catalog says always; a selected plugin the catalog lacks fails
+// (or warns) without running anything.
+func TestSelectionOnly(t *testing.T) {
+	set := decodeSet(t, "a.yaml", appYAML)
+	cat := &config.Plugins{Items: []config.Plugin{item(bins.test, "ok")}}
+	s, err := Load(Options{Catalog: cat, CatalogFile: "c.yaml", Set: set})
+	if err != nil || len(s.Analyzers()) != 0 {
+		t.Fatalf("unselected catalog plugin loaded: %v %v", s.Analyzers(), err)
+	}
+	cat.Items[0].Always = true
+	if s, err = Load(Options{Catalog: cat, CatalogFile: "c.yaml", Set: set}); err != nil || len(s.Analyzers()) != 1 {
+		t.Fatalf("always plugin not loaded: %v %v", s.Analyzers(), err)
+	}
+	sel := &config.Plugins{OnError: "warn", Items: []config.Plugin{{Name: "not-installed"}}}
+	s, err = Load(Options{Catalog: cat, CatalogFile: "c.yaml", Config: sel, ConfigFile: ".routeguard.yaml", Set: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: append(registry.All(), s.Analyzers()...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := s.Failures()
+	if len(fs) != 1 || fs[0].FailRun || !strings.Contains(fs[0].Err.Error(), "not installed here: the plugin catalog c.yaml does not list it") {
+		t.Fatalf("failures %v", fs)
+	}
+	if !slices.ContainsFunc(res.Findings, func(f analysis.Finding) bool { return f.Analyzer == "plugin.tp" }) {
+		t.Fatalf("the always plugin did not run beside the failure: %v", codesOf(res.Findings))
+	}
+}
+
+// TestNoDescendantSurvivesTheDeadline: a plugin that starts a grandchild in
+// a session of its own (out of its process group) and then hangs is
+// stopped at its deadline with everything it started.
+func TestNoDescendantSurvivesTheDeadline(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "daemon.pid")
+	it := item(bins.test, "daemonize")
+	it.Config["pidFile"] = pidFile
+	res, s := run(t, decodeSet(t, "a.yaml", appYAML), &config.Plugins{Timeout: "2s", Items: []config.Plugin{it}})
+	f := failure(t, res, s)
+	if !strings.Contains(f.Err.Error(), "no answer within 2s") {
+		t.Fatalf("failure %v", f)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the grandchild never started: %v", err)
+	}
+	pid, _ := strconv.Atoi(string(data))
+	if pid <= 0 {
+		t.Fatalf("pid file %q", data)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the plugin's detached grandchild %d survived the deadline", pid)
 	}
 }

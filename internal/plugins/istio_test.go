@@ -75,31 +75,54 @@ func TestFindIstio(t *testing.T) {
 
 // TestIstioPluginMatchesInProcess runs routeguard-istio through the
 // boundary and checks it reports exactly what the in-process analyzer
-// reports on the same objects.
+// reports on the same objects, and that what Istio's analyzers need
+// reaches the plugin: hosts (IST0101), credentialName Secrets and what
+// creates them (IST0101, IST0161), workloads behind DestinationRule
+// subsets (IST0173), Gateway API CRDs (IST0176).
 func TestIstioPluginMatchesInProcess(t *testing.T) {
 	plugin := istioPlugin(t)
-	data, err := os.ReadFile("../analysis/istio/testdata/vs-missing-host.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := decodeSet(t, "apps/shop/vs.yaml", string(data))
-	s, err := Load(Options{Set: set, Executable: func() (string, error) { return filepath.Join(filepath.Dir(plugin), "routeguard"), nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	out, err := analysis.Run(ctx, analysis.RunOptions{Set: set, Analyzers: s.Analyzers()})
-	if err != nil || len(s.Failures()) != 0 {
-		t.Fatalf("run: %v %v", err, s.Failures())
-	}
-	in, err := analysis.Run(ctx, analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{istio.Analyzers{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Findings) == 0 || !slices.ContainsFunc(out.Findings, func(f analysis.Finding) bool { return f.Code == "IST0101" }) {
-		t.Fatalf("no IST0101 through the plugin: %v", codesOf(out.Findings))
-	}
-	if !slices.Equal(out.Findings, in.Findings) {
-		t.Fatalf("plugin and in-process findings differ:\nplugin     %+v\nin-process %+v", out.Findings, in.Findings)
+	for _, tc := range []struct {
+		files []string
+		want  []string // codes that must come through the plugin
+	}{
+		{[]string{"vs-missing-host.yaml"}, []string{"IST0101", "RG0001"}},
+		{[]string{"gateway-credentials.yaml"}, []string{"IST0101", "IST0161"}},
+		{[]string{"dr-subset-unbacked.yaml"}, []string{"IST0173"}},
+		{[]string{"crd-version.yaml", "vs-subsets.yaml"}, []string{"IST0176"}},
+	} {
+		t.Run(strings.Join(tc.files, "+"), func(t *testing.T) {
+			var all strings.Builder
+			for _, f := range tc.files {
+				data, err := os.ReadFile(filepath.Join("../analysis/istio/testdata", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				all.WriteString("---\n")
+				all.Write(data)
+				all.WriteString("\n")
+			}
+			set := decodeSet(t, "apps/shop/app.yaml", all.String())
+			s, err := Load(Options{Set: set, Executable: func() (string, error) { return filepath.Join(filepath.Dir(plugin), "routeguard"), nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			out, err := analysis.Run(ctx, analysis.RunOptions{Set: set, Analyzers: s.Analyzers()})
+			if err != nil || len(s.Failures()) != 0 {
+				t.Fatalf("run: %v %v", err, s.Failures())
+			}
+			in, err := analysis.Run(ctx, analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{istio.Analyzers{}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, code := range tc.want {
+				if !slices.ContainsFunc(out.Findings, func(f analysis.Finding) bool { return f.Code == code }) {
+					t.Errorf("no %s through the plugin: %v", code, codesOf(out.Findings))
+				}
+			}
+			if !slices.Equal(out.Findings, in.Findings) {
+				t.Fatalf("plugin and in-process findings differ:\nplugin     %+v\nin-process %+v", out.Findings, in.Findings)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +26,14 @@ type process struct {
 	client *plugin.Client
 	rpc    *sdk.Client
 	stderr *stderrTail
+	// marker is the KEY=VALUE, unique to this process, in the plugin's
+	// environment (and its descendants'): how reapOrphans recognises what
+	// it left behind.
+	marker string
 }
+
+// sessionEnv names the variable that marks a plugin's process tree.
+const sessionEnv = "ROUTEGUARD_PLUGIN_SESSION"
 
 // start verifies the binary and starts it with a minimal environment. The
 // start-up (handshake included) is bounded by the spec's timeout.
@@ -33,10 +41,12 @@ func start(s *Spec, getenv func(string) string) (*process, error) {
 	if err := verify(s); err != nil {
 		return nil, err
 	}
+	protectHost()
+	marker := sessionEnv + "=" + rand.Text()
 	cmd := exec.Command(s.Path)
-	cmd.Env = pluginEnv(getenv)
+	cmd.Env = append(pluginEnv(getenv), marker)
 	ownGroup(cmd)
-	p := &process{spec: s, cmd: cmd, stderr: &stderrTail{}}
+	p := &process{spec: s, cmd: cmd, stderr: &stderrTail{}, marker: marker}
 	p.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          sdk.PluginSet(nil),
@@ -146,6 +156,7 @@ func (p *process) close() {
 	}()
 	p.client.Kill()
 	close(done)
+	reapOrphans(p.marker)
 }
 
 // kill stops the plugin and everything it started at once (a plugin that
@@ -153,6 +164,7 @@ func (p *process) close() {
 func (p *process) kill() {
 	killGroup(p.cmd)
 	p.client.Kill()
+	reapOrphans(p.marker)
 }
 
 // stderrTail keeps the beginning of a plugin's stderr (where a Go panic

@@ -15,9 +15,14 @@ import (
 
 // Options say where plugins come from for one analysis run.
 type Options struct {
-	Config     *config.Plugins // the plugins section (nil: none declared)
-	ConfigFile string          // the config's name in messages
-	RepoRoot   string          // relative plugin paths are relative to it
+	// Catalog is the operator's plugin catalog (nil: none): the binaries
+	// that may run, pinned. CatalogFile is its path.
+	Catalog     *config.Plugins
+	CatalogFile string
+	// Config is the repository's plugins section (nil: none), which
+	// selects and configures catalog plugins; ConfigFile names it.
+	Config     *config.Plugins
+	ConfigFile string
 	// Set is the rendered set: the Istio plugin runs only when it holds
 	// Istio objects.
 	Set *manifest.Set
@@ -57,14 +62,14 @@ func Load(opts Options) (*Session, error) {
 	if s.getenv == nil {
 		s.getenv = func(string) string { return "" }
 	}
-	specs, err := Specs(opts.Config, opts.ConfigFile, opts.RepoRoot)
+	specs, err := Specs(opts.Catalog, opts.CatalogFile, opts.Config, opts.ConfigFile)
 	if err != nil {
 		return nil, err
 	}
 	for _, sp := range specs {
 		s.analyzers = append(s.analyzers, &Analyzer{spec: sp, session: s, inputs: []manifest.GroupKind{{Kind: "*"}}})
 	}
-	if opts.Config == nil || opts.Config.Istio != "off" {
+	if (opts.Config == nil || opts.Config.Istio != "off") && (opts.Catalog == nil || opts.Catalog.Istio != "off") {
 		if a, note := istioAnalyzer(s, opts); a != nil {
 			s.analyzers = append(s.analyzers, a)
 		} else if note != "" {

@@ -34,22 +34,78 @@ type Spec struct {
 	// Refused, when set, is why the plugin may not run (e.g. a plugin of
 	// dir that SHA256SUMS does not pin); the refusal is its failure.
 	Refused error
+	// always: the catalog runs it for every app.
+	always bool
 }
 
 // SumsFile is the checksum file of a plugin directory (`sha256sum *`).
 const SumsFile = "SHA256SUMS"
 
-// Specs resolves the plugins the configuration declares. file names the
-// configuration in errors; relative paths are relative to repoRoot.
-func Specs(p *config.Plugins, file, repoRoot string) ([]Spec, error) {
+// Specs resolves the plugins to run: those of the operator's catalog (cat,
+// read from catFile; relative paths are relative to its directory) that
+// are marked always or that the repository's selection (sel, from selFile)
+// names, with the selection's config, timeout and onError. A selected name
+// the catalog lacks becomes a refused spec: the plugin is not installed
+// here, and the selection's onError says whether that fails the run.
+func Specs(cat *config.Plugins, catFile string, sel *config.Plugins, selFile string) ([]Spec, error) {
+	all, err := catalogSpecs(cat, catFile)
+	if err != nil {
+		return nil, err
+	}
+	if sel == nil {
+		sel = &config.Plugins{}
+	}
+	selected := map[string]*config.Plugin{}
+	for i := range sel.Items {
+		selected[sel.Items[i].Name] = &sel.Items[i]
+	}
+	var out []Spec
+	inCatalog := map[string]bool{}
+	for _, sp := range all {
+		inCatalog[sp.Name] = true
+		it, chosen := selected[sp.Name]
+		if !chosen && !sp.always {
+			continue
+		}
+		if chosen {
+			if it.Config != nil {
+				sp.Config = it.Config
+			}
+			if it.Timeout != "" || sel.Timeout != "" {
+				sp.Timeout = sel.TimeoutOf(it)
+			}
+			if it.OnError != "" || sel.OnError != "" {
+				sp.FailRun = sel.FailsOnError(it)
+			}
+		}
+		out = append(out, sp)
+	}
+	for _, it := range sel.Items {
+		if inCatalog[it.Name] {
+			continue
+		}
+		where := "no plugin catalog is configured (--plugins or ROUTEGUARD_PLUGINS)"
+		if catFile != "" {
+			where = "the plugin catalog " + catFile + " does not list it"
+		}
+		out = append(out, Spec{Name: it.Name, Analyzer: "plugin." + it.Name, Timeout: sel.TimeoutOf(&it), FailRun: sel.FailsOnError(&it),
+			Refused: fmt.Errorf("%s selects plugin %s, which is not installed here: %s", selFile, it.Name, where)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// catalogSpecs resolves every plugin of the catalog.
+func catalogSpecs(p *config.Plugins, file string) ([]Spec, error) {
 	if p == nil {
 		return nil, nil
 	}
+	base := filepath.Dir(file)
 	abs := func(path string) string {
 		if filepath.IsAbs(path) {
 			return filepath.Clean(path)
 		}
-		return filepath.Join(repoRoot, filepath.FromSlash(path))
+		return filepath.Join(base, filepath.FromSlash(path))
 	}
 	byName := map[string]*config.Plugin{}
 	var out []Spec
@@ -60,7 +116,7 @@ func Specs(p *config.Plugins, file, repoRoot string) ([]Spec, error) {
 			continue
 		}
 		out = append(out, Spec{Name: it.Name, Path: abs(it.Path), SHA256: it.SHA256, Verify: !p.InsecureSkipVerify,
-			Config: it.Config, Timeout: p.TimeoutOf(it), FailRun: p.FailsOnError(it)})
+			Config: it.Config, Timeout: p.TimeoutOf(it), FailRun: p.FailsOnError(it), always: it.Always})
 	}
 	if p.Dir != "" {
 		dirSpecs, err := dirSpecs(p, abs(p.Dir), byName)
@@ -82,7 +138,6 @@ func Specs(p *config.Plugins, file, repoRoot string) ([]Spec, error) {
 			return nil, fmt.Errorf("%s: plugin %s has no path and is not in plugins.dir %s", file, name, p.Dir)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
@@ -113,7 +168,7 @@ func dirSpecs(p *config.Plugins, dir string, byName map[string]*config.Plugin) (
 		s := Spec{Name: name, Path: filepath.Join(dir, name), SHA256: sums[name], Verify: !p.InsecureSkipVerify,
 			Timeout: p.TimeoutOf(it), FailRun: p.FailsOnError(it)}
 		if it != nil {
-			s.Config = it.Config
+			s.Config, s.always = it.Config, it.Always
 		}
 		if s.Verify && s.SHA256 == "" {
 			s.Refused = fmt.Errorf("refused to run %s: %s does not list it; add its checksum (`sha256sum %s >> %s`)",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gobwas/glob"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -46,31 +48,29 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 		return nil, err
 	}
 	var files []string
-	err = filepath.WalkDir(appDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.rel(p), err)
-		}
+	// Listed through the confined root: symlinked directories are not
+	// descended (as Argo CD's directory source), symlinked files are read
+	// only when they stay inside the repository, .git is never listed.
+	err = r.Walk(appDir, confine.WalkOptions{}, func(rel string, fi fs.FileInfo) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
-		if d.IsDir() {
-			if p != appDir && (!opts.Directory.Recurse || d.Name() == ".git") {
-				return filepath.SkipDir
+		if fi.IsDir() {
+			if rel != "." && !opts.Directory.Recurse {
+				return confine.SkipDir
 			}
 			return nil
 		}
-		if !isManifestFile(d.Name()) {
+		if !isManifestFile(path.Base(rel)) {
 			return nil
 		}
-		rel, _ := filepath.Rel(appDir, p)
-		rel = filepath.ToSlash(rel)
 		if exclude != nil && exclude.Match(rel) {
 			return nil
 		}
 		if include != nil && !include.Match(rel) {
 			return nil
 		}
-		files = append(files, p)
+		files = append(files, filepath.Join(appDir, filepath.FromSlash(rel)))
 		return nil
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart"
 	"helm.sh/helm/v4/pkg/chart/common"
+	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/postrenderer"
 	release "helm.sh/helm/v4/pkg/release/v1"
@@ -35,10 +36,7 @@ type TemplateDoc struct {
 // inside the repository root. Returned documents are in Helm's output order
 // (manifests, then hooks).
 func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) ([]TemplateDoc, error) {
-	if err := r.checkTree(chartDir); err != nil {
-		return nil, err
-	}
-	ch, err := loader.Load(chartDir)
+	ch, err := loadChart(r, chartDir, r.maxFileBytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(chartDir), err)
 	}
@@ -51,7 +49,11 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 			if !h.BuildDependencies {
 				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
 			}
-			if err := buildDependencies(ctx, r, chartDir, ch, h.Dependencies); err != nil {
+			v2, ok := ch.(*chartv2.Chart)
+			if !ok {
+				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+			}
+			if err := buildDependencies(ctx, r, chartDir, v2, h.Dependencies); err != nil {
 				return nil, err
 			}
 		}
@@ -115,7 +117,7 @@ func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(chartDir, f)
 		}
-		data, err := r.readFile(p, manifest.DefaultMaxFileBytes)
+		data, err := r.readFile(p, r.maxFileBytes())
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("values file %s not found (paths are relative to the chart directory)", f)

@@ -130,19 +130,20 @@ func loadLocalDependency(r *root, chartDir, local string, dep *chartv2.Dependenc
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(chartDir, filepath.FromSlash(local))
 	}
-	real, err := r.resolve(p)
-	if err != nil {
+	if _, err := r.resolve(p); err != nil {
 		return nil, fmt.Errorf("%s: dependency %s (file://%s): %w", r.rel(chartDir), dep.Name, local, err)
 	}
-	if err := r.checkTree(real); err != nil {
+	// Read through the confined root, as the chart itself is.
+	loaded, err := loadChart(r, p, r.maxFileBytes())
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: dependency %s: file://%s does not exist; fix the repository path in Chart.yaml", r.rel(chartDir), dep.Name, local)
 		}
-		return nil, err
-	}
-	sub, err := loader.Load(real)
-	if err != nil {
 		return nil, fmt.Errorf("%s: dependency %s (file://%s): cannot load the chart: %w", r.rel(chartDir), dep.Name, local, err)
+	}
+	sub, ok := loaded.(*chartv2.Chart)
+	if !ok {
+		return nil, fmt.Errorf("%s: dependency %s (file://%s): unsupported chart type %T", r.rel(chartDir), dep.Name, local, loaded)
 	}
 	if sub.Name() != dep.Name {
 		return nil, fmt.Errorf("%s: dependency %s: file://%s holds chart %q; the dependency's name must be the chart's name", r.rel(chartDir), dep.Name, local, sub.Name())

@@ -42,6 +42,7 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if err != nil {
 		return nil, err
 	}
+	defer r.close()
 	var dir string
 	var ch chart.Charter
 	if o.Archive != "" {
@@ -59,10 +60,7 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 		if !fileExists(dir + "/Chart.yaml") {
 			return nil, fmt.Errorf("%s: no Chart.yaml; the chart path must be a chart directory in the repository", r.rel(dir))
 		}
-		if err := r.checkTree(dir); err != nil {
-			return nil, err
-		}
-		if ch, err = loader.Load(dir); err != nil {
+		if ch, err = loadChart(r, dir, r.maxFileBytes()); err != nil {
 			return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(dir), err)
 		}
 	}

@@ -162,6 +162,8 @@ func helmShimTemplate(ctx context.Context, cfg helmShimConfig, args []string, ge
 	if err != nil {
 		return err
 	}
+	defer r.close()
+	r.maxFile = cfg.MaxFileBytes
 	docs, err := HelmTemplate(ctx, r, chartDir, h)
 	if err != nil {
 		return err

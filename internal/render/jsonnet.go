@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -201,7 +200,7 @@ func (i *confinedImporter) read(p string) (jsonnet.Contents, bool, error) {
 	if err != nil {
 		return jsonnet.Contents{}, false, err
 	}
-	fi, err := os.Stat(real)
+	fi, err := i.root.Stat(real)
 	if errors.Is(err, fs.ErrNotExist) {
 		return jsonnet.Contents{}, false, nil
 	}

@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -63,7 +62,7 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 	}
 	keepOrigins := false
 	for _, n := range kustomizationFileNames {
-		if data, err := os.ReadFile(filepath.Join(appDir, n)); err == nil {
+		if data, err := r.readFile(filepath.Join(appDir, n), opts.maxFileBytes()); err == nil {
 			keepOrigins = userWantsOrigins(data)
 			break
 		}

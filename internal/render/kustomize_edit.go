@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/routeguard/routeguard/internal/confine"
 )
 
 // editFS is the file system KustomizeOptions.Edit works on: relative paths
@@ -75,7 +76,7 @@ func (e *editFS) stat(p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.Stat(real)
+	return e.root.Stat(real)
 }
 
 func (e *editFS) Exists(p string) bool {
@@ -98,7 +99,7 @@ func (e *editFS) IsDir(p string) bool {
 // patterns give paths relative to the app directory, as `kustomize edit
 // add component ../x` records them.
 func (e *editFS) Glob(pattern string) ([]string, error) {
-	matches, err := filepath.Glob(e.abs(pattern))
+	matches, err := e.root.Glob(e.abs(pattern))
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +124,7 @@ func (e *editFS) ReadDir(p string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(real)
+	entries, err := e.root.ReadDir(real)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +151,13 @@ func (e *editFS) Walk(p string, fn filepath.WalkFunc) error {
 	if err != nil {
 		return err
 	}
-	return filepath.Walk(real, fn)
+	return e.root.Walk(real, confine.WalkOptions{}, func(rel string, fi fs.FileInfo) error {
+		err := fn(filepath.Join(real, filepath.FromSlash(rel)), fi, nil)
+		if err == filepath.SkipDir {
+			return confine.SkipDir
+		}
+		return err
+	})
 }
 
 func (e *editFS) Open(p string) (filesys.File, error) {

@@ -2,9 +2,11 @@ package render
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
-	"strings"
 
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifest"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
@@ -22,30 +24,35 @@ func isKustomizationFile(p string) bool {
 	return false
 }
 
-// confinedFS is the file system krusty sees: the disk, read-only, confined
-// to the repository root. Reading a kustomization also refuses remote bases
-// when the network is off and asks Kustomize to record each resource's
-// origin, so that objects keep their source file.
+// confinedFS is the file system krusty sees: the repository, read-only,
+// every read through the confined root (internal/confine: symlinks resolved
+// inside the root at every level, no .git, regular files only, a size
+// limit). Reading a kustomization also refuses what would reach the network
+// or write outside (see prepareKustomization) and asks Kustomize to record
+// each resource's origin, so that objects keep their source file.
 type confinedFS struct {
-	filesys.FileSystem
 	root         *root
 	allowNetwork bool
 	maxBytes     int64
 	// overlay holds files written by KustomizeOptions.Edit (absolute path
 	// -> content); they are read instead of the files on disk.
 	overlay map[string][]byte
-	// refused is the first remote reference refused while the network is
-	// off. Kustomize hides read errors of kustomization files behind "file
-	// not found", so the error is kept here and reported after the build.
+	// refused is the first reference refused. Kustomize hides read errors
+	// of kustomization files behind "file not found", so the error is kept
+	// here and reported after the build.
 	refused error
 }
 
+var _ filesys.FileSystem = (*confinedFS)(nil)
+
 func newConfinedFS(r *root, allowNetwork bool, maxBytes int64) *confinedFS {
-	return &confinedFS{FileSystem: filesys.MakeFsOnDisk(), root: r, allowNetwork: allowNetwork, maxBytes: maxBytes}
+	return &confinedFS{root: r, allowNetwork: allowNetwork, maxBytes: maxBytes}
 }
 
-func (c *confinedFS) check(p string) error {
-	_, err := c.root.resolve(p)
+func (c *confinedFS) refuse(err error) error {
+	if c.refused == nil {
+		c.refused = err
+	}
 	return err
 }
 
@@ -57,6 +64,9 @@ func (c *confinedFS) ReadFile(p string) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if err := manifest.CheckAliases(c.root.rel(p), data); err != nil {
+		return nil, c.refuse(err)
+	}
 	if isKustomizationFile(p) {
 		return c.prepareKustomization(p, data)
 	}
@@ -64,47 +74,68 @@ func (c *confinedFS) ReadFile(p string) ([]byte, error) {
 }
 
 func (c *confinedFS) Open(p string) (filesys.File, error) {
-	if err := c.check(p); err != nil {
+	if _, err := c.root.resolve(p); err != nil {
 		return nil, err
 	}
-	return c.FileSystem.Open(p)
+	return c.root.Open(p)
 }
 
-func (c *confinedFS) IsDir(p string) bool  { return c.check(p) == nil && c.FileSystem.IsDir(p) }
-func (c *confinedFS) Exists(p string) bool { return c.check(p) == nil && c.FileSystem.Exists(p) }
+func (c *confinedFS) IsDir(p string) bool {
+	_, err := c.root.resolve(p)
+	return err == nil && c.root.IsDir(p)
+}
+
+func (c *confinedFS) Exists(p string) bool {
+	_, err := c.root.resolve(p)
+	return err == nil && c.root.Exists(p)
+}
 
 func (c *confinedFS) ReadDir(p string) ([]string, error) {
-	if err := c.check(p); err != nil {
+	if _, err := c.root.resolve(p); err != nil {
 		return nil, err
 	}
-	return c.FileSystem.ReadDir(p)
-}
-
-func (c *confinedFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
-	if err := c.check(p); err != nil {
-		return "", "", err
-	}
-	return c.FileSystem.CleanedAbs(p)
-}
-
-func (c *confinedFS) Glob(pattern string) ([]string, error) {
-	matches, err := c.FileSystem.Glob(pattern)
+	entries, err := c.root.ReadDir(p)
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range matches {
-		if err := c.check(m); err != nil {
-			return nil, err
-		}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
 	}
-	return matches, nil
+	return names, nil
 }
 
+// CleanedAbs splits p, symlinks resolved, into a directory and a file name
+// (empty when p is a directory), as Kustomize's disk file system does.
+func (c *confinedFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+	real, err := c.root.resolve(p)
+	if err != nil {
+		return "", "", err
+	}
+	fi, err := c.root.Stat(real)
+	if err != nil {
+		return "", "", err
+	}
+	if fi.IsDir() {
+		return filesys.ConfirmedDir(real), "", nil
+	}
+	return filesys.ConfirmedDir(filepath.Dir(real)), filepath.Base(real), nil
+}
+
+func (c *confinedFS) Glob(pattern string) ([]string, error) { return c.root.Glob(pattern) }
+
 func (c *confinedFS) Walk(p string, fn filepath.WalkFunc) error {
-	if err := c.check(p); err != nil {
+	real, err := c.root.resolve(p)
+	if err != nil {
 		return err
 	}
-	return c.FileSystem.Walk(p, fn)
+	return c.root.Walk(real, confine.WalkOptions{}, func(rel string, fi fs.FileInfo) error {
+		err := fn(filepath.Join(real, filepath.FromSlash(rel)), fi, nil)
+		if err == filepath.SkipDir {
+			return confine.SkipDir
+		}
+		return err
+	})
 }
 
 func (c *confinedFS) readOnly(p string) error {
@@ -120,8 +151,8 @@ func (c *confinedFS) WriteFile(p string, _ []byte) error    { return c.readOnly(
 // originAnnotation is where Kustomize records each resource's source file.
 const originAnnotation = "config.kubernetes.io/origin"
 
-// prepareKustomization refuses remote resources without AllowNetwork and
-// turns on originAnnotations. Documents that do not parse are passed through
+// prepareKustomization refuses what the kustomization must not do
+// (checkKustomization) and turns on originAnnotations. Documents that do not parse are passed through
 // untouched so that Kustomize reports the error in its own words.
 func (c *confinedFS) prepareKustomization(p string, data []byte) ([]byte, error) {
 	var doc yaml.Node
@@ -129,26 +160,9 @@ func (c *confinedFS) prepareKustomization(p string, data []byte) ([]byte, error)
 		return data, nil
 	}
 	m := doc.Content[0]
-	if !c.allowNetwork {
-		for _, field := range []string{"resources", "bases", "components"} {
-			seq := mappingValue(m, field)
-			if seq == nil || seq.Kind != yaml.SequenceNode {
-				continue
-			}
-			kept := seq.Content[:0]
-			for _, item := range seq.Content {
-				if !isRemoteRef(item.Value) {
-					kept = append(kept, item)
-					continue
-				}
-				if c.refused == nil {
-					c.refused = fmt.Errorf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",
-						c.root.rel(p), item.Line, field, item.Value)
-				}
-			}
-			// Dropping the entry keeps Kustomize from cloning it at all.
-			seq.Content = kept
-		}
+	if err := c.checkKustomization(p, m); err != nil {
+		// Refused before Kustomize sees it: nothing is fetched or written.
+		return nil, c.refuse(err)
 	}
 	bm := mappingValue(m, "buildMetadata")
 	if bm == nil {
@@ -194,21 +208,6 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 func hasScalar(seq *yaml.Node, v string) bool {
 	for _, n := range seq.Content {
 		if n.Value == v {
-			return true
-		}
-	}
-	return false
-}
-
-// isRemoteRef recognises the remote forms Kustomize accepts: URLs, scp-like
-// git addresses and host-prefixed repository paths.
-func isRemoteRef(s string) bool {
-	switch {
-	case strings.Contains(s, "://"), strings.HasPrefix(s, "git@"), strings.Contains(s, "?ref="), strings.Contains(s, "?version="):
-		return true
-	}
-	for _, host := range []string{"github.com/", "gitlab.com/", "bitbucket.org/"} {
-		if strings.HasPrefix(s, host) {
 			return true
 		}
 	}

@@ -25,7 +25,7 @@ func Detect(dir string) Tool {
 
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // Render renders opts.Path. Errors name the file (and line where known) and
@@ -54,6 +54,8 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.close()
+	r.maxFile = opts.MaxFileBytes
 	appDir, err := r.resolve(opts.Path)
 	if err != nil {
 		return nil, fmt.Errorf("app path %w", err)

@@ -211,7 +211,7 @@ func TestBadInput(t *testing.T) {
 			want:  "routeguard renders offline"},
 		{name: "file over size limit", app: "app", opts: Options{MaxFileBytes: 64},
 			files: map[string]string{"app/big.yaml": cm(strings.Repeat("x", 100))},
-			want:  "over the 0 MiB limit"},
+			want:  "over the 64 bytes limit"},
 		{name: "values file outside repo", app: "chart", opts: Options{Helm: HelmOptions{ValuesFiles: []string{filepath.Join(outside, "secret.yaml")}}},
 			files: map[string]string{"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n"},
 			want:  "outside the repository root"},

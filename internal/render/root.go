@@ -7,34 +7,49 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifest"
 )
 
-// root confines file access to one directory tree, symlinks included.
+// root confines file access to one repository (internal/confine), plus
+// further readable trees (Kustomize's temporary Helm directory, for the
+// helm shim).
 type root struct {
-	dir   string   // absolute, symlinks resolved
-	extra []string // further readable trees (Kustomize's temporary Helm directory)
+	*confine.Root
+	dir   string          // absolute, symlinks resolved
+	extra []*confine.Root // read-only extras, tried after the repository
+	// maxFile caps one file read (0: manifest.DefaultMaxFileBytes).
+	maxFile int64
+}
+
+func (r *root) maxFileBytes() int64 {
+	if r.maxFile > 0 {
+		return r.maxFile
+	}
+	return manifest.DefaultMaxFileBytes
 }
 
 func newRoot(dir string, extra ...string) (*root, error) {
-	real, err := realDir(dir)
+	c, err := confine.Open(dir)
 	if err != nil {
-		return nil, fmt.Errorf("repository root %s: %w", dir, err)
+		return nil, err
 	}
-	r := &root{dir: real}
+	r := &root{Root: c, dir: c.Dir()}
 	for _, e := range extra {
-		if re, err := realDir(e); err == nil {
-			r.extra = append(r.extra, re)
+		if ec, err := confine.Open(e); err == nil {
+			r.extra = append(r.extra, ec)
 		}
 	}
 	return r, nil
 }
 
-func realDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
+// close releases the directory handles.
+func (r *root) close() {
+	r.Close()
+	for _, e := range r.extra {
+		e.Close()
 	}
-	return filepath.EvalSymlinks(abs)
 }
 
 // FindRepoRoot returns the nearest directory at or above path (a directory,
@@ -58,11 +73,12 @@ func FindRepoRoot(path string) (string, error) {
 }
 
 // errOutside is wrapped by every confinement error.
-var errOutside = errors.New("outside the repository root")
+var errOutside = confine.ErrOutside
 
-// resolve returns the real path of p, refusing paths (or symlink targets)
-// outside the root. A path that does not exist resolves lexically, so that
-// callers get their own "not found" error.
+// resolve returns the real path of p (symlinks resolved), refusing paths
+// (or symlink targets) outside the root and under .git. A path that does
+// not exist resolves lexically, so that callers get their own "not found"
+// error. It names things; reads go through the confined root as well.
 func (r *root) resolve(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -73,17 +89,20 @@ func (r *root) resolve(p string) (string, error) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
-		real = r.resolveMissing(abs)
+		real = resolveMissing(abs)
 	}
 	if !r.contains(real) {
 		return "", fmt.Errorf("%s: %w (%s); move the file into the repository or set --repo-root", r.rel(abs), errOutside, r.dir)
+	}
+	if rel, err := r.Rel(real); err != nil && errors.Is(err, confine.ErrGitDir) {
+		return "", fmt.Errorf("%s: %w", rel, err)
 	}
 	return real, nil
 }
 
 // resolveMissing resolves the longest existing prefix of abs, so that a
 // missing file under a symlinked directory is still checked.
-func (r *root) resolveMissing(abs string) string {
+func resolveMissing(abs string) string {
 	dir, rest := abs, ""
 	for {
 		parent := filepath.Dir(dir)
@@ -103,7 +122,7 @@ func (r *root) contains(real string) bool {
 		return true
 	}
 	for _, e := range r.extra {
-		if within(real, e) {
+		if within(real, e.Dir()) {
 			return true
 		}
 	}
@@ -115,45 +134,18 @@ func within(p, dir string) bool {
 }
 
 // rel shows p relative to the root when it is inside, else as given.
-func (r *root) rel(p string) string {
-	if rel, err := filepath.Rel(r.dir, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return p
-}
+func (r *root) rel(p string) string { return r.Display(p) }
 
 // readFile reads a confined file, refusing files over max bytes.
 func (r *root) readFile(p string, max int64) ([]byte, error) {
-	real, err := r.resolve(p)
+	abs, err := filepath.Abs(p)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.rel(p), err)
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, not a file", r.rel(p))
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: file is %d bytes, over the %d MiB limit for one manifest file; split it, or raise --max-file-size",
-			r.rel(p), fi.Size(), max>>20)
-	}
-	return os.ReadFile(real)
-}
-
-// checkTree refuses symlinks under dir that lead outside the root (Helm's
-// chart loader follows symlinks, so a chart could otherwise read any file).
-func (r *root) checkTree(dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, e := range r.extra {
+		if within(abs, e.Dir()) {
+			return e.ReadFile(abs, max)
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if _, err := r.resolve(p); err != nil {
-				return fmt.Errorf("symlink %w", err)
-			}
-		}
-		return nil
-	})
+	}
+	return r.ReadFile(abs, max)
 }

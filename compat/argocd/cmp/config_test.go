@@ -9,7 +9,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/argoproj/argo-cd/v2/cmpserver/plugin"
+	"github.com/argoproj/argo-cd/v3/cmpserver/plugin"
 )
 
 // TestPluginConfigLoads: Argo CD's loader accepts cmp/plugin.yaml and reads

@@ -10,7 +10,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/argoproj/argo-cd/v2/pkg/apis/application/v1alpha1"
+	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
 )
 
 // exampleApplications reads the Argo CD Applications of examples/argocd.
@@ -251,6 +251,31 @@ func TestPluginEnv(t *testing.T) {
 	a.plugin.Env = v1alpha1.Env{{Name: "FAILON", Value: "never"}}
 	if _, err := generate(t, a); err == nil || !strings.Contains(err.Error(), "plugin env FAILON (ARGOCD_ENV_FAILON) is not one routeguard reads") {
 		t.Errorf("misspelt plugin env: %v", err)
+	}
+	// Argo CD 3.x passes plugin env entries with an empty value (2.x dropped
+	// them before starting the plugin): an empty one routeguard does not
+	// read is no setting, and an empty FAIL_ON is the default.
+	a.plugin.Env = v1alpha1.Env{{Name: "TEAM", Value: ""}, {Name: "FAIL_ON", Value: "never"}}
+	if _, err := generate(t, a); err != nil {
+		t.Errorf("empty unknown plugin env TEAM: %v", err)
+	}
+	a.plugin.Env = v1alpha1.Env{{Name: "FAIL_ON", Value: ""}}
+	if _, err := generate(t, a); err == nil || !strings.Contains(err.Error(), "RG1101 error HTTPRoute checkout/cart") {
+		t.Errorf("empty FAIL_ON must leave the default (fail on errors): %v", err)
+	}
+}
+
+// TestEmptyPluginEnvReachesThePlugin shows the Argo CD 3.x behaviour the test
+// above depends on: an empty plugin env entry reaches the plugin's
+// environment as ARGOCD_ENV_<name>= (the probe counts it).
+func TestEmptyPluginEnvReachesThePlugin(t *testing.T) {
+	resp, err := generate(t, app{name: "probe", namespace: "x", path: "examples/apps/routing/gateways",
+		plugin: &v1alpha1.ApplicationSourcePlugin{Name: pluginEnvProbe, Env: v1alpha1.Env{{Name: "TEAM", Value: ""}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := objectsOf(t, resp.Manifests)[0]["data"].(map[string]any)["emptyEnv"]; got != "1" {
+		t.Fatalf("ARGOCD_ENV_TEAM= reached the plugin %v times, want 1 (Argo CD 2.x dropped it)", got)
 	}
 }
 

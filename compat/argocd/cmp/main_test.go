@@ -23,7 +23,7 @@ const (
 	pluginBuiltin    = "routeguard-builtin" // a routeguard without routeguard-istio beside it: built-in analyzers only
 	pluginNamedOnly  = "routeguard-named"   // the shipped spec without the discover block
 	pluginCreds      = "routeguard-creds"   // shipped spec with provideGitCreds: true
-	pluginEnvProbe   = "env-probe"          // reports whether git credentials reached the plugin
+	pluginEnvProbe   = "env-probe"          // reports whether git credentials and an empty ARGOCD_ENV_TEAM reached the plugin
 )
 
 var (
@@ -120,7 +120,7 @@ func setup() (int, error) {
 		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n" + discoverBlock,
 		pluginNamedOnly:  "generate:\n    command: [routeguard, cmp, generate]\n",
 		pluginCreds:      "generate:\n    command: [routeguard, cmp, generate]\n  parameters:\n    dynamic:\n      command: [routeguard, cmp, parameters]\n  provideGitCreds: true\n",
-		pluginEnvProbe:   "generate:\n    command: [sh, -c]\n    args: ['printf \"apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: probe}\\ndata: {creds: \\\"%s\\\"}\\n\" $(env | grep -c ^ARGOCD_GIT_AUTH_HEADER=)']\n  provideGitCreds: true\n",
+		pluginEnvProbe:   "generate:\n    command: [sh, -c]\n    args: ['printf \"apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: probe}\\ndata: {creds: \\\"%s\\\", emptyEnv: \\\"%s\\\"}\\n\" $(env | grep -c ^ARGOCD_GIT_AUTH_HEADER=) $(env | grep -cx ARGOCD_ENV_TEAM=)']\n  provideGitCreds: true\n",
 	} {
 		dir := filepath.Join(tmp, "config-"+name)
 		os.MkdirAll(dir, 0o755)

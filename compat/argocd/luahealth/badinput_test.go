@@ -5,8 +5,8 @@ import (
 	"path"
 	"testing"
 
-	"github.com/argoproj/argo-cd/v2/util/lua"
-	"github.com/argoproj/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/v3/util/lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 

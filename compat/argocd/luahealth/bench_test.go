@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argoproj/argo-cd/v2/util/lua"
-	"github.com/argoproj/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/v3/util/lua"
 )
 
 // BenchmarkArgoCDLua evaluates each kind's check with Argo CD's VM as the

@@ -3,7 +3,7 @@ package luahealth
 import (
 	"testing"
 
-	"github.com/argoproj/argo-cd/v2/util/lua"
+	"github.com/argoproj/argo-cd/v3/util/lua"
 )
 
 // TestLuaHealthScripts evaluates every fixture with Argo CD's Lua VM the way

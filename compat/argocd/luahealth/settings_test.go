@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argoproj/argo-cd/v2/pkg/apis/application/v1alpha1"
-	"github.com/argoproj/argo-cd/v2/util/lua"
-	"github.com/argoproj/argo-cd/v2/util/settings"
-	"github.com/argoproj/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+	"github.com/argoproj/argo-cd/v3/util/lua"
+	"github.com/argoproj/argo-cd/v3/util/settings"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -30,8 +30,9 @@ func baseArgoCDCM() *corev1.ConfigMap {
 	}
 }
 
-// bundle runs `routeguard health bundle --for argocd` with extra flags.
-func bundle(t *testing.T, args ...string) []byte {
+// bundleWithStderr runs `routeguard health bundle --for argocd` with extra
+// flags and returns its output and what it said on stderr.
+func bundleWithStderr(t *testing.T, args ...string) ([]byte, string) {
 	t.Helper()
 	cmd := exec.Command(routeguard(t), append([]string{"health", "bundle", "--for", "argocd"}, args...)...)
 	var stderr strings.Builder
@@ -40,7 +41,7 @@ func bundle(t *testing.T, args ...string) []byte {
 	if err != nil {
 		t.Fatalf("routeguard health bundle: %v: %s", err, stderr.String())
 	}
-	return out
+	return out, stderr.String()
 }
 
 // patched applies the Kustomize patch to the base ConfigMap with the
@@ -106,17 +107,51 @@ func overrides(t *testing.T, cm *corev1.ConfigMap) map[string]v1alpha1.ResourceO
 // and as Helm values, is read by Argo CD's settings code and yields, through
 // gitops-engine's resource-health lookup with those overrides (what the
 // application controller calls), exactly the verdicts of every fixture.
+// With --override-builtin every kind is routeguard's; by default the kinds
+// Argo CD checks itself are left out, so Argo CD's built-in check (found by
+// GetHealthScript) decides them, and the bundle names them on stderr.
 func TestBundleThroughArgoCDSettings(t *testing.T) {
 	fx := fixtures(t)
-	for name, cm := range map[string]*corev1.ConfigMap{
-		"kustomize patch": patched(t, bundle(t)),
-		"helm values":     helmCM(t, bundle(t, "--format", "helm")),
+	shared := map[string]bool{}
+	for _, k := range sharedKinds(t) {
+		shared[k] = true
+	}
+	for _, tc := range []struct {
+		name     string
+		cm       func() (*corev1.ConfigMap, string)
+		override bool
+	}{
+		{"kustomize patch", func() (*corev1.ConfigMap, string) {
+			out, errOut := bundleWithStderr(t)
+			return patched(t, out), errOut
+		}, false},
+		{"helm values", func() (*corev1.ConfigMap, string) {
+			out, errOut := bundleWithStderr(t, "--format", "helm")
+			return helmCM(t, out), errOut
+		}, false},
+		{"kustomize patch --override-builtin", func() (*corev1.ConfigMap, string) {
+			out, errOut := bundleWithStderr(t, "--override-builtin")
+			return patched(t, out), errOut
+		}, true},
+		{"helm values --override-builtin", func() (*corev1.ConfigMap, string) {
+			out, errOut := bundleWithStderr(t, "--format", "helm", "--override-builtin")
+			return helmCM(t, out), errOut
+		}, true},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
+			cm, stderr := tc.cm()
 			ov := overrides(t, cm)
+			var leftOut []string
 			for _, dir := range checks(t) {
 				key := dir // override keys are <group>/<Kind>
 				o, ok := ov[key]
+				if shared[dir] && !tc.override {
+					if ok {
+						t.Errorf("%s: bundled although Argo CD has a built-in check for it", key)
+					}
+					leftOut = append(leftOut, key)
+					continue
+				}
 				if !ok || o.HealthLua == "" {
 					t.Fatalf("no health override for %s among %d overrides", key, len(ov))
 				}
@@ -124,12 +159,28 @@ func TestBundleThroughArgoCDSettings(t *testing.T) {
 					t.Fatalf("%s: the bundle turned on useOpenLibs", key)
 				}
 			}
+			if want := "left out " + strings.Join(leftOut, ", ") + ": Argo CD 3.5 has built-in health checks"; len(leftOut) > 0 && !strings.Contains(stderr, want) {
+				t.Errorf("stderr %q does not say %q", stderr, want)
+			}
 			for _, f := range fx {
 				script, useOpenLibs, err := (lua.VM{ResourceOverrides: ov}).GetHealthScript(f.obj)
-				if err != nil || useOpenLibs || script != f.script {
-					t.Fatalf("%s: GetHealthScript gave a different script (useOpenLibs %v, err %v)", f.dir, useOpenLibs, err)
+				builtin := shared[f.dir] && !tc.override
+				if err != nil || useOpenLibs != builtin || (script == f.script) == builtin {
+					t.Fatalf("%s: GetHealthScript gave routeguard's script: %v, useOpenLibs %v, err %v; want Argo CD's built-in: %v", f.dir, script == f.script, useOpenLibs, err, builtin)
 				}
 				got, err := health.GetResourceHealth(f.obj, lua.ResourceHealthOverrides(ov))
+				if builtin {
+					// Argo CD's own check decides: the verdict is the built-in's.
+					theirs, _, _ := builtinVerdict(t, f.obj)
+					if theirs == "error" {
+						if err == nil {
+							t.Errorf("%s/%s: the built-in fails on this fixture, GetResourceHealth did not", f.dir, f.input)
+						}
+					} else if err != nil || got == nil || string(got.Status) != theirs {
+						t.Errorf("%s/%s: got %+v %v, want Argo CD's %s", f.dir, f.input, got, err, theirs)
+					}
+					continue
+				}
 				if err != nil {
 					t.Fatalf("%s/%s: %v", f.dir, f.input, err)
 				}

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/argoproj/argo-cd/v2/util/lua"
-	"github.com/argoproj/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/gitops-engine/pkg/health"
+	"github.com/argoproj/argo-cd/v3/util/lua"
 )
 
 // TestWaitBoundary checks the 5-minute wait for a controller against the

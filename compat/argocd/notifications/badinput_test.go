@@ -27,7 +27,7 @@ func TestTemplatesOnEmptyApplications(t *testing.T) {
 			return app
 		},
 	}
-	templates := []string{"routeguard-comparison-error", "routeguard-route-degraded", "routeguard-sync-failed", "routeguard-sync-succeeded"}
+	templates := []string{"routeguard-comparison-error", "routeguard-route-degraded", "routeguard-routing-app-degraded", "routeguard-sync-failed", "routeguard-sync-succeeded"}
 	for _, withURL := range []bool{true, false} {
 		slack := newFakeSlack(t)
 		o := apiOptions{}

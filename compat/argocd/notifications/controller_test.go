@@ -8,17 +8,13 @@ import (
 	"testing"
 	"time"
 
-	argoctrl "github.com/argoproj/argo-cd/v2/notification_controller/controller"
-	"github.com/argoproj/argo-cd/v2/pkg/apis/application/v1alpha1"
-	"github.com/argoproj/argo-cd/v2/util/notification/argocd/mocks"
+	argoctrl "github.com/argoproj/argo-cd/v3/notification_controller/controller"
 	enginectrl "github.com/argoproj/notifications-engine/pkg/controller"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 )
 
@@ -57,18 +53,14 @@ func startController(t *testing.T, fixture, trigger string) *runningController {
 		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: cmName, Namespace: namespace}, Data: data},
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: secretName, Namespace: namespace}, Data: map[string][]byte{"slack-token": []byte(slackToken)}},
 	)
-	scheme := runtime.NewScheme()
-	if err := v1alpha1.SchemeBuilder.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
 	app := &unstructured.Unstructured{Object: loadApp(t, fixture)}
 	app.SetAnnotations(map[string]string{
 		"notifications.argoproj.io/subscribe." + trigger + ".slack": "e2e",
 		"notifications.argoproj.io/subscribe.on-test-tick.slack":    "e2e-ticks",
 		"routeguard.test/tick": "1",
 	})
-	dyn := dynamicfake.NewSimpleDynamicClient(scheme, app)
-	ctrl := argoctrl.NewController(k8s, dyn, &mocks.Service{}, namespace, nil, "", enginectrl.NewMetricsRegistry("argocd"), secretName, cmName, false)
+	dyn := newDynamicClient(t, app)
+	ctrl := argoctrl.NewController(k8s, dyn, newArgoCDService(t, k8s, dyn), namespace, nil, "", enginectrl.NewMetricsRegistry("argocd"), secretName, cmName, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	if err := ctrl.Init(ctx); err != nil {
@@ -155,7 +147,7 @@ func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
 
 	// A new revision fails while the condition stays true: one message, about
 	// that revision (without oncePer the controller would stay silent here,
-	// as Argo CD v2.14's catalog on-sync-failed does).
+	// as Argo CD v2.14's catalog on-sync-failed did; 3.x's has the same oncePer).
 	const rev2 = "1111111111222222222233333333334444444444"
 	rc.update(func(o map[string]any) {
 		set(o, rev2, "status", "operationState", "syncResult", "revision")
@@ -203,5 +195,48 @@ func TestControllerSendsRouteDegradedOnEachTransition(t *testing.T) {
 	}
 	if text := str(t, got[0].Attachments[0], "text"); text != "• VirtualService web/storefront: subset v3 not found" {
 		t.Errorf("degraded again: text = %q", text)
+	}
+}
+
+// routingAppDegradedText is the attachment text of routeguard-routing-app-degraded
+// for app-v3-routes-degraded.yaml, unescaped.
+const routingAppDegradedText = "Argo CD did not record which resource is degraded (per-resource health is kept in the resource tree since Argo CD 3.0). Routing resources of this application:\n" +
+	"• HTTPRoute web/" + nastyName + "\n" +
+	"• VirtualService web/storefront\n" +
+	"To name the degraded resources here, set controller.resource.health.persist: \"true\" in argocd-cmd-params-cm."
+
+// on-route-degraded on Argo CD 3.x as installed by default, where the
+// Application carries no per-resource health (resourceHealthSource:
+// appTree): one message when the app turns Degraded, naming its routing
+// resources; none while it stays Degraded or after it recovered; one again
+// when it degrades anew; none when it degrades after its routing resources
+// are gone.
+func TestControllerSendsRoutingAppDegradedOnV3(t *testing.T) {
+	rc := startController(t, "app-v3-routes-degraded.yaml", "on-route-degraded")
+	got := rc.sent()
+	if len(got) != 1 || !strings.HasPrefix(got[0].Text, ":warning: Degraded, with routing resources: ") {
+		t.Fatalf("degraded: %d messages %v, want one", len(got), got)
+	}
+	checkEscaped(t, "attachment text", str(t, got[0].Attachments[0], "text"), routingAppDegradedText)
+
+	rc.update(func(o map[string]any) { set(o, "2026-11-30T03:20:00Z", "status", "reconciledAt") })
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("still degraded: %d more messages", len(got))
+	}
+	rc.update(func(o map[string]any) { set(o, "Healthy", "status", "health", "status") })
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("recovered: %d messages", len(got))
+	}
+	rc.update(func(o map[string]any) { set(o, "Degraded", "status", "health", "status") })
+	if got := rc.sent(); len(got) != 1 {
+		t.Fatalf("degraded again: %d messages, want 1", len(got))
+	}
+	rc.update(func(o map[string]any) { set(o, "Healthy", "status", "health", "status") })
+	rc.update(func(o map[string]any) {
+		set(o, "Degraded", "status", "health", "status")
+		set(o, []any{map[string]any{"group": "apps", "version": "v1", "kind": "Deployment", "namespace": "web", "name": "storefront", "status": "Synced"}}, "status", "resources")
+	})
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("degraded without routing resources: %d messages, want none", len(got))
 	}
 }

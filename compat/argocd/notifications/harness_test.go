@@ -7,14 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argoproj/argo-cd/v2/util/notification/argocd/mocks"
-	"github.com/argoproj/argo-cd/v2/util/notification/k8s"
-	"github.com/argoproj/argo-cd/v2/util/notification/settings"
+	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+	repoapiclient "github.com/argoproj/argo-cd/v3/reposerver/apiclient"
+	service "github.com/argoproj/argo-cd/v3/util/notification/argocd"
+	"github.com/argoproj/argo-cd/v3/util/notification/k8s"
+	"github.com/argoproj/argo-cd/v3/util/notification/settings"
+	utiltls "github.com/argoproj/argo-cd/v3/util/tls"
 	"github.com/argoproj/notifications-engine/pkg/api"
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/yaml"
@@ -120,8 +127,7 @@ func newAPI(t testing.TB, slack *fakeSlack, o apiOptions) api.API {
 	client := fake.NewSimpleClientset(cm, secret)
 	secrets := k8s.NewSecretInformer(client, namespace, secretName)
 	configMaps := k8s.NewConfigMapInformer(client, namespace, cmName)
-	svc := &mocks.Service{} // no expectations: templates must not need the repo-server
-	t.Cleanup(func() { svc.AssertExpectations(t) })
+	svc := newArgoCDService(t, client, newDynamicClient(t))
 	factory := api.NewFactory(settings.GetFactorySettings(svc, secretName, cmName, false), namespace, secrets, configMaps)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -137,6 +143,39 @@ func newAPI(t testing.TB, slack *fakeSlack, o apiOptions) api.API {
 	return a
 }
 
+// newDynamicClient is a fake cluster's dynamic client holding the AppProjects
+// the fixtures name (Argo CD 3.x gives templates the Application's project as
+// appProject) and objs.
+func newDynamicClient(t testing.TB, objs ...runtime.Object) *dynamicfake.FakeDynamicClient {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.SchemeBuilder.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"default", "web-team"} {
+		objs = append(objs, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "argoproj.io/v1alpha1", "kind": "AppProject",
+			"metadata": map[string]any{"name": name, "namespace": namespace},
+			"spec":     map[string]any{"description": "project " + name, "sourceRepos": []any{"*"}},
+		}})
+	}
+	return dynamicfake.NewSimpleDynamicClient(scheme, objs...)
+}
+
+// newArgoCDService is Argo CD's own notification service
+// (util/notification/argocd), as the notifications controller builds it. Its
+// repo-server address is a closed loopback port: routeguard's templates must
+// not need the repo-server (repo.GetCommitMetadata, repo.GetAppDetails), and
+// a template that did would fail to render.
+func newArgoCDService(t testing.TB, k8s kubernetes.Interface, dyn *dynamicfake.FakeDynamicClient) service.Service {
+	t.Helper()
+	svc, err := service.NewArgoCDService(k8s, dyn, namespace, repoapiclient.NewRepoServerClientset("127.0.0.1:1", 5, utiltls.Configuration{DisableTLS: true}))
+	if err != nil {
+		t.Fatalf("Argo CD's notification service: %v", err)
+	}
+	return svc
+}
+
 // loadApp reads an Application fixture and replaces the placeholders
 // "@nasty", "@nasty-name" and "@comparison-error" in its strings.
 func loadApp(t testing.TB, name string) map[string]any {
@@ -144,6 +183,12 @@ func loadApp(t testing.TB, name string) map[string]any {
 	raw, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The fixture must be an Application Argo CD v3 can write: it decodes
+	// strictly into v3's type (a field v3 does not have is an error).
+	var typed v1alpha1.Application
+	if err := yaml.UnmarshalStrict(raw, &typed); err != nil {
+		t.Fatalf("%s is not an Argo CD v3 Application: %v", name, err)
 	}
 	var obj map[string]any
 	if err := yaml.Unmarshal(raw, &obj); err != nil {

@@ -23,6 +23,7 @@ func TestHelmValuesBehaveLikeThePatch(t *testing.T) {
 		{"app-sync-failed.yaml", "routeguard-sync-failed"},
 		{"app-comparison-error.yaml", "routeguard-comparison-error"},
 		{"app-routes-degraded.yaml", "routeguard-route-degraded"},
+		{"app-v3-routes-degraded.yaml", "routeguard-routing-app-degraded"},
 		{"app-synced-healthy.yaml", "routeguard-sync-succeeded"},
 	} {
 		app := loadApp(t, c.fixture)

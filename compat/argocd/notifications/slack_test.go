@@ -193,6 +193,37 @@ func TestSlackRouteDegradedListsRoutingResources(t *testing.T) {
 	}
 }
 
+// On Argo CD 3.x by default the Application cannot say which resource is
+// degraded: the message lists the routing resources and how to get more.
+func TestSlackRoutingAppDegradedOnV3(t *testing.T) {
+	slack := newFakeSlack(t)
+	a := newAPI(t, slack, apiOptions{argocdURL: argocdURL})
+	p := sendOne(t, a, slack, loadApp(t, "app-v3-routes-degraded.yaml"), "routeguard-routing-app-degraded", "route-degraded")
+	att := p.Attachments[0]
+	checkEscaped(t, "attachment text", str(t, att, "text"), routingAppDegradedText)
+	if str(t, att, "color") != "#F4C030" {
+		t.Errorf("color = %v", att["color"])
+	}
+	if f := fields(t, att); f["Health"] != "Degraded" || f["Revision"] != failedLink {
+		t.Errorf("fields = %v", f)
+	}
+	if got := str(t, p.Blocks[0], "text", "text"); got != ":warning: Degraded, with routing resources: "+appLink {
+		t.Errorf("section = %q", got)
+	}
+	// More than ten routing resources: ten are named.
+	app := loadApp(t, "app-v3-routes-degraded.yaml")
+	var many []any
+	for i := 0; i < 13; i++ {
+		many = append(many, map[string]any{"group": "gateway.networking.k8s.io", "version": "v1", "kind": "HTTPRoute", "namespace": "web", "name": fmt.Sprintf("r%02d", i), "status": "Synced"})
+	}
+	set(app, many, "status", "resources")
+	p = sendOne(t, a, slack, app, "routeguard-routing-app-degraded", "route-degraded")
+	text := str(t, p.Attachments[0], "text")
+	if !strings.Contains(text, "• HTTPRoute web/r09\n… and 3 more routing resources\n") || strings.Contains(text, "r10") {
+		t.Errorf("13 routes: text = %q", text)
+	}
+}
+
 func TestSlackSyncSucceededListsRoutingResources(t *testing.T) {
 	slack := newFakeSlack(t)
 	a := newAPI(t, slack, apiOptions{argocdURL: argocdURL})

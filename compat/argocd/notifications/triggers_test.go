@@ -14,8 +14,18 @@ import (
 
 var routeguardTriggers = []string{"on-comparison-error", "on-route-degraded", "on-sync-failed", "on-sync-succeeded"}
 
+// routeTemplates are the templates each trigger may send: on-route-degraded
+// has one condition per place Argo CD keeps per-resource health.
+var routeTemplates = map[string][]string{
+	"on-comparison-error": {"routeguard-comparison-error"},
+	"on-route-degraded":   {"routeguard-route-degraded", "routeguard-routing-app-degraded"},
+	"on-sync-failed":      {"routeguard-sync-failed"},
+	"on-sync-succeeded":   {"routeguard-sync-succeeded"},
+}
+
 // fired runs every routeguard trigger on app through the API and returns
-// trigger -> oncePer for those that fired.
+// trigger -> oncePer for those that fired; for on-route-degraded the oncePer
+// is prefixed with the template sent ("<template>:").
 func fired(t *testing.T, a interface {
 	RunTrigger(string, map[string]any) ([]triggers.ConditionResult, error)
 }, app map[string]any) map[string]string {
@@ -26,13 +36,22 @@ func fired(t *testing.T, a interface {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(res) != 1 {
-			t.Fatalf("%s: %d conditions, want 1", name, len(res))
+		if len(res) != len(routeTemplates[name]) {
+			t.Fatalf("%s: %d conditions, want %d", name, len(res), len(routeTemplates[name]))
 		}
-		if res[0].Triggered {
-			out[name] = res[0].OncePer
-			if want := []string{"routeguard-" + strings.TrimPrefix(name, "on-")}; strings.Join(res[0].Templates, ",") != want[0] {
-				t.Errorf("%s sends %v, want %v", name, res[0].Templates, want)
+		for i, r := range res {
+			if want := routeTemplates[name][i]; strings.Join(r.Templates, ",") != want {
+				t.Errorf("%s condition %d sends %v, want %s", name, i, r.Templates, want)
+			}
+			if !r.Triggered {
+				continue
+			}
+			if _, twice := out[name]; twice {
+				t.Errorf("%s: two conditions fired at once", name)
+			}
+			out[name] = r.OncePer
+			if name == "on-route-degraded" {
+				out[name] = r.Templates[0] + ":" + r.OncePer
 			}
 		}
 	}
@@ -70,7 +89,37 @@ func TestTriggersFireOnTheRightApplications(t *testing.T) {
 			want:    map[string]string{},
 		},
 		{fixture: "app-comparison-error.yaml", want: map[string]string{"on-comparison-error": ""}},
-		{fixture: "app-routes-degraded.yaml", want: map[string]string{"on-route-degraded": "", "on-sync-succeeded": failedRev}},
+		{fixture: "app-routes-degraded.yaml", want: map[string]string{"on-route-degraded": "routeguard-route-degraded:", "on-sync-succeeded": failedRev}},
+		// Argo CD 3.x by default: no per-resource health in the Application.
+		{fixture: "app-v3-routes-degraded.yaml", want: map[string]string{"on-route-degraded": "routeguard-routing-app-degraded:", "on-sync-succeeded": failedRev}},
+		{
+			fixture: "app-v3-routes-degraded.yaml",
+			edit:    func(app map[string]any) { set(app, "Healthy", "status", "health", "status") },
+			want:    map[string]string{"on-sync-succeeded": failedRev},
+		},
+		{
+			fixture: "app-v3-routes-degraded.yaml",
+			edit:    func(app map[string]any) { set(app, "Progressing", "status", "health", "status") },
+			want:    map[string]string{"on-sync-succeeded": failedRev},
+		},
+		{
+			fixture: "app-v3-routes-degraded.yaml",
+			edit: func(app map[string]any) { // Degraded, but no routing resource in the app
+				set(app, []any{map[string]any{"group": "apps", "version": "v1", "kind": "Deployment", "namespace": "web", "name": "storefront", "status": "Synced"}}, "status", "resources")
+			},
+			want: map[string]string{},
+		},
+		{
+			fixture: "app-v3-routes-degraded.yaml",
+			edit: func(app map[string]any) { // 3.x with controller.resource.health.persist: health inline again
+				delete(app["status"].(map[string]any), "resourceHealthSource")
+				for _, r := range app["status"].(map[string]any)["resources"].([]any) {
+					set(r.(map[string]any), "Healthy", "health", "status")
+				}
+				set(app["status"].(map[string]any)["resources"].([]any)[2].(map[string]any), "Degraded", "health", "status")
+			},
+			want: map[string]string{"on-sync-succeeded": failedRev},
+		},
 		{fixture: "app-deployment-degraded.yaml", want: map[string]string{"on-sync-succeeded": failedRev}},
 		{
 			fixture: "app-routes-degraded.yaml",
@@ -115,7 +164,7 @@ func TestTriggersFireOnTheRightApplications(t *testing.T) {
 // on-sync-failed fires exactly when Argo CD's catalog trigger of the same
 // name fires (read from the Argo CD module this test builds against).
 func TestSyncFailedMatchesTheCatalogTrigger(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/argoproj/argo-cd/v2").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/argoproj/argo-cd/v3").Output()
 	if err != nil {
 		t.Fatalf("locate the argo-cd module: %v", err)
 	}

@@ -21,6 +21,8 @@ type Case struct {
 	Files   []string // input files under testdata/
 	Context []string // files under testdata/ loaded as context objects
 	Want    []string // "CODE Kind ns/name", one per expected finding
+	// Unrendered are the run's unrendered scopes (RunOptions.Unrendered).
+	Unrendered []analysis.UnrenderedScope
 }
 
 // Load decodes files (relative to testdata/) into a set.
@@ -60,12 +62,14 @@ func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 // Analyze runs a over files (and context files) and returns the result.
 func Analyze(t testing.TB, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
 	t.Helper()
-	return analyzeIn(t, "testdata", a, files, contextFiles)
+	return analyzeIn(t, "testdata", analysis.RunOptions{Analyzers: []analysis.Analyzer{a}}, files, contextFiles)
 }
 
-func analyzeIn(t testing.TB, dir string, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
+// analyzeIn runs opts with its Set and ContextSet loaded from files and
+// contextFiles under dir.
+func analyzeIn(t testing.TB, dir string, opts analysis.RunOptions, files, contextFiles []string) *analysis.Result {
 	t.Helper()
-	opts := analysis.RunOptions{Set: loadIn(t, dir, files...), Analyzers: []analysis.Analyzer{a}}
+	opts.Set = loadIn(t, dir, files...)
 	if len(contextFiles) > 0 {
 		opts.ContextSet = loadIn(t, dir, contextFiles...)
 	}

@@ -28,7 +28,7 @@ type App struct {
 	Skipped bool
 }
 
-// Apps reports RG0007 for every app that could not be rendered and RG0005
+// Apps reports RG0009 for every app that could not be rendered and RG0007
 // for every app that rendered no objects.
 type Apps struct{ Apps []App }
 
@@ -53,7 +53,7 @@ func (e Apps) Analyze(_ context.Context, c *analysis.Context) error {
 	return nil
 }
 
-// NothingChecked reports RG0006 about Object when the analyzed set holds
+// NothingChecked reports RG0008 about Object when the analyzed set holds
 // no routing object.
 type NothingChecked struct {
 	Object analysis.ObjectRef

@@ -12,7 +12,7 @@ import (
 // attachment is the outcome of evaluating one parentRef of a route.
 type attachment struct {
 	ref       parentRef
-	gateway   *manifest.Object // nil unless the parent is a Gateway that was found
+	gateway   *manifest.Object // nil unless the parent is a Gateway or ListenerSet that was found
 	scope     analysis.Scope
 	listeners []listener // listeners that accept the route
 	code      string     // why no listener accepts it ("" when some does or it is not checkable)
@@ -22,12 +22,12 @@ type attachment struct {
 // attach evaluates where ref attaches route, as a Gateway controller would.
 func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachment {
 	a := attachment{ref: ref}
-	if !ref.isGateway() {
+	if !ref.isGateway() && !ref.isListenerSet() {
 		if ref.group == "" && ref.kind == "Service" { // GAMMA: a mesh route on a Service
 			_, a.scope = c.Resolve(ref.key())
 			if a.scope == analysis.ScopeMissing {
 				a.code, a.reason = analysis.CodeParentNotFound,
-					fmt.Sprintf("parentRef names Service %s/%s, which does not exist; fix the name or namespace, or add the Service", ref.namespace, ref.name)
+					fmt.Sprintf("parentRef names Service %s, which does not exist; fix the name or namespace, or add the Service", analysis.QualifiedName(ref.namespace, ref.name))
 			}
 		}
 		return a
@@ -37,21 +37,25 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	if !scope.Found() {
 		if scope == analysis.ScopeMissing {
 			a.code, a.reason = analysis.CodeParentNotFound,
-				fmt.Sprintf("parentRef names Gateway %s/%s, which does not exist, so the route attaches nowhere; fix the name or namespace, or add the Gateway", ref.namespace, ref.name)
+				fmt.Sprintf("parentRef names %s %s, which does not exist, so the route attaches nowhere; fix the name or namespace, or add the %s",
+					ref.kind, analysis.QualifiedName(ref.namespace, ref.name), ref.kind)
 		}
 		return a
 	}
 	a.gateway = gw
 	ls := listenersOf(gw)
 	gwName := c.Namespace(gw) + "/" + gw.Name
+	if ref.isListenerSet() {
+		gwName = "ListenerSet " + gwName // the messages below say "of Gateway <name>"
+	}
 
 	cands := ls
 	if ref.sectionName != "" {
 		cands = filter(cands, func(l listener) bool { return l.name == ref.sectionName })
 		if len(cands) == 0 {
 			a.code, a.reason = analysis.CodeParentNoSection, fmt.Sprintf(
-				"parentRef sectionName %q names no listener of Gateway %s (listeners: %s); use one of them",
-				ref.sectionName, gwName, names(ls))
+				"parentRef sectionName %q names no listener of %s (listeners: %s); use one of them",
+				ref.sectionName, parentName(gwName), names(ls))
 			return a
 		}
 	}
@@ -60,8 +64,8 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		cands = filter(cands, func(l listener) bool { return l.port == ref.port })
 		if len(cands) == 0 {
 			a.code, a.reason = analysis.CodeParentNoPort, fmt.Sprintf(
-				"parentRef port %d matches no listener of Gateway %s (%s); use a listener's port or drop the port",
-				ref.port, gwName, describe(before))
+				"parentRef port %d matches no listener of %s (%s); use a listener's port or drop the port",
+				ref.port, parentName(gwName), describe(before))
 			return a
 		}
 	}
@@ -70,8 +74,8 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	cands = filter(cands, func(l listener) bool { return contains(defaultKinds(l.protocol, l.tlsMode), kind) })
 	if len(cands) == 0 {
 		a.code, a.reason = analysis.CodeParentProtocol, fmt.Sprintf(
-			"a %s cannot attach to %s of Gateway %s: the protocol does not carry %ss; pick a listener with a fitting protocol",
-			kind, describe(before), gwName, kind)
+			"%s cannot attach to %s of %s: the protocol does not carry %ss; pick a listener with a fitting protocol",
+			manifest.Article(kind), describe(before), parentName(gwName), kind)
 		return a
 	}
 	before = cands
@@ -88,8 +92,8 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	})
 	if len(cands) == 0 {
 		a.code, a.reason = analysis.CodeParentKind, fmt.Sprintf(
-			"allowedRoutes.kinds of %s of Gateway %s do not include %s; add it there or use another listener",
-			describe(before), gwName, kind)
+			"allowedRoutes.kinds of %s of %s do not include %s; add it there or use another listener",
+			describe(before), parentName(gwName), kind)
 		return a
 	}
 	before = cands
@@ -100,8 +104,8 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	})
 	if len(cands) == 0 {
 		a.code, a.reason = analysis.CodeParentNamespace, fmt.Sprintf(
-			"allowedRoutes.namespaces of %s of Gateway %s (from: %s) do not admit routes from namespace %q; widen allowedRoutes or move the route",
-			describe(before), gwName, froms(before), routeNS)
+			"allowedRoutes.namespaces of %s of %s (from: %s) do not admit routes from namespace %q; widen allowedRoutes or move the route",
+			describe(before), parentName(gwName), froms(before), routeNS)
 		return a
 	}
 	if kind == "HTTPRoute" || kind == "GRPCRoute" || kind == "TLSRoute" {
@@ -110,13 +114,22 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		cands = filter(cands, func(l listener) bool { return routeHostnamesMatch(hosts, l) })
 		if len(cands) == 0 {
 			a.code, a.reason = analysis.CodeParentHostname, fmt.Sprintf(
-				"route hostnames [%s] do not intersect the hostname of %s of Gateway %s, so the route attaches nowhere there; align the hostnames",
-				strings.Join(hosts, ", "), describe(before), gwName)
+				"route hostnames [%s] do not intersect the hostname of %s of %s, so the route attaches nowhere there; align the hostnames",
+				strings.Join(hosts, ", "), describe(before), parentName(gwName))
 			return a
 		}
 	}
 	a.listeners = cands
 	return a
+}
+
+// parentName renders a parent for messages: "Gateway ns/name", or
+// "ListenerSet ns/name" when name already says so.
+func parentName(name string) string {
+	if strings.HasPrefix(name, "ListenerSet ") {
+		return name
+	}
+	return "Gateway " + name
 }
 
 func filter(ls []listener, keep func(listener) bool) []listener {

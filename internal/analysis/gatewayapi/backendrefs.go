@@ -3,6 +3,7 @@ package gatewayapi
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
@@ -21,7 +22,7 @@ func (BackendRefs) Metadata() analysis.Metadata {
 		Description: "Checks that route backendRefs name existing Services and ports, cross-namespace references have a ReferenceGrant, and rules do not weigh every backend 0.",
 		Inputs: append(routeInputs(),
 			manifest.GroupKind{Kind: "Service"},
-			manifest.GroupKind{Group: Group, Kind: "ReferenceGrant"}),
+			manifest.GroupKind{Group: Group, Kind: "ReferenceGrant"}, crdInput),
 	}
 }
 
@@ -48,20 +49,32 @@ func (BackendRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 			}
 			if zero {
 				c.Reportf(r, analysis.CodeBackendZeroWeight,
-					"every backendRef of rule %d has weight 0, so the rule sends no traffic (clients get HTTP 500); give one backend a positive weight", i+1)
+					"every backendRef of rule %d has weight 0, so the rule sends no traffic (%s); give one backend a positive weight",
+					i+1, strings.Replace(failure(r.Kind), "routed to it", "matching it", 1))
 			}
 		}
 	}
 	return nil
 }
 
+// failure says what a client of a route of kind gets when a backend is
+// invalid, as the Gateway API spec requires of implementations.
+func failure(kind string) string {
+	switch kind {
+	case "HTTPRoute":
+		return "requests routed to it get HTTP 500"
+	case "GRPCRoute":
+		return "calls routed to it get gRPC status UNAVAILABLE"
+	case "UDPRoute":
+		return "packets routed to it are dropped"
+	}
+	return "connections routed to it are rejected" // TCPRoute, TLSRoute
+}
+
 func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 	group, kind := field.String(b, "group"), field.String(b, "kind")
 	if kind == "" {
 		kind = "Service"
-	}
-	if group != "" || kind != "Service" {
-		return // other backend kinds (ServiceImport, implementation-specific) are not checked
 	}
 	name := field.String(b, "name")
 	if name == "" {
@@ -72,11 +85,15 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 	if ns == "" {
 		ns = routeNS
 	}
+	if group != "" || kind != "Service" {
+		checkRefKind(c, r, "backendRef", refKindBackend, manifest.Key{Group: group, Kind: kind, Namespace: ns, Name: name}, failure(r.Kind))
+		return // other backend kinds (ServiceImport, implementation-specific) are not resolved
+	}
 	key := manifest.Key{Kind: "Service", Namespace: ns, Name: name}
 	port, hasPort := field.Int(b, "port")
 	if !hasPort {
 		c.Reportf(r, analysis.CodeBackendPortMissing,
-			"backendRef to Service %s/%s has no port; a Service backend must name one of the Service's ports", ns, name)
+			"backendRef to Service %s has no port; a Service backend must name one of the Service's ports", analysis.QualifiedName(ns, name))
 	}
 	svc, scope := c.Resolve(key)
 	switch scope {
@@ -85,17 +102,19 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 		return
 	case analysis.ScopeMissing:
 		c.Reportf(r, analysis.CodeBackendNotFound,
-			"backendRef names Service %s/%s, which does not exist; requests routed to it fail with HTTP 500; fix the name or namespace, or add the Service", ns, name)
+			"backendRef names Service %s, which does not exist; %s; fix the name or namespace, or add the Service", analysis.QualifiedName(ns, name), failure(r.Kind))
 		return
 	}
-	if ns != routeNS && !grantAdmits(c, r.Kind, routeNS, ns, "", "Service", name) {
+	// The Service is found, so its owner is rendered: a grant admitting the
+	// route would be rendered with it.
+	if ns != routeNS && checkGrant(c, r.Kind, routeNS, key, true) == grantMissing {
 		c.Reportf(r, analysis.CodeBackendNoGrant,
-			"backendRef to Service %s/%s crosses namespaces and no ReferenceGrant in %q admits %ss from %q; add one (from: group %s, kind %s, namespace %s; to: kind Service)",
-			ns, name, ns, r.Kind, routeNS, Group, r.Kind, routeNS)
+			"backendRef to Service %s crosses namespaces and no ReferenceGrant in %q admits %ss from %q; %s; add one (from: group %s, kind %s, namespace %s; to: kind Service)",
+			analysis.QualifiedName(ns, name), ns, r.Kind, routeNS, failure(r.Kind), Group, r.Kind, routeNS)
 	}
 	if hasPort && !servicePorts(svc)[port] {
 		c.Reportf(r, analysis.CodeBackendNoPort,
-			"backendRef port %d is not a port of Service %s/%s (ports: %s); use one of them", port, ns, name, portList(svc))
+			"backendRef port %d is not a port of Service %s (ports: %s); %s; use one of them", port, analysis.QualifiedName(ns, name), portList(svc), failure(r.Kind))
 	}
 }
 

@@ -24,7 +24,7 @@ func (RouteConflicts) Metadata() analysis.Metadata {
 		Description: "Finds routes on the same listener claiming the same hostname and match, where the one losing precedence never receives traffic.",
 		Inputs: []manifest.GroupKind{
 			{Group: Group, Kind: "HTTPRoute"}, {Group: Group, Kind: "GRPCRoute"}, {Group: Group, Kind: "TLSRoute"},
-			{Group: Group, Kind: "Gateway"}, {Kind: "Namespace"},
+			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ListenerSet"}, {Kind: "Namespace"},
 		},
 	}
 }
@@ -49,7 +49,7 @@ func (RouteConflicts) Analyze(ctx context.Context, c *analysis.Context) error {
 			for _, ref := range parentRefsOf(c, r) {
 				a := attach(c, r, ref)
 				for _, l := range a.listeners {
-					lname := fmt.Sprintf("listener %q of Gateway %s/%s", l.name, c.Namespace(a.gateway), a.gateway.Name)
+					lname := fmt.Sprintf("listener %q of %s %s/%s", l.name, a.gateway.Kind, c.Namespace(a.gateway), a.gateway.Name)
 					for _, h := range effectiveHostnames(r, l) {
 						for _, m := range matchSignatures(r) {
 							cl := claim{lname, kind, h, m}

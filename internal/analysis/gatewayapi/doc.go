@@ -1,6 +1,8 @@
 // Package gatewayapi holds the Gateway API analyzers: route attachment
-// (parentRefs), backends (backendRefs and ReferenceGrants), Gateway
-// listeners, and conflicts between routes. They read objects as plain maps,
+// (parentRefs, to Gateways and ListenerSets), backends (backendRefs and
+// ReferenceGrants), Gateway and ListenerSet listeners, ListenerSet
+// attachment, TLS references (certificates, CA bundles, BackendTLSPolicy),
+// parametersRefs, and conflicts between routes. They read objects as plain maps,
 // so malformed fields are skipped here and reported by the schema analyzer.
 package gatewayapi
 
@@ -11,5 +13,6 @@ const Group = "gateway.networking.k8s.io"
 
 // Analyzers returns the package's analyzers.
 func Analyzers() []analysis.Analyzer {
-	return []analysis.Analyzer{BackendRefs{}, Listeners{}, ParentRefs{}, RouteConflicts{}}
+	return []analysis.Analyzer{BackendRefs{}, BackendTLSPolicies{}, GatewayTLS{}, ListenerSets{}, Listeners{},
+		ParametersRefs{}, ParentRefs{}, RouteConflicts{}}
 }

@@ -3,6 +3,7 @@ package gatewayapi
 import (
 	"testing"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/analysistest"
 )
 
@@ -117,4 +118,71 @@ func TestMalformedInput(t *testing.T) {
 		Want: []string{"RG1105 HTTPRoute apps/word-port"}}})
 	analysistest.Run(t, Listeners{}, []analysistest.Case{{Name: "malformed gateway", Files: files}})
 	analysistest.Run(t, RouteConflicts{}, []analysistest.Case{{Name: "malformed routes", Files: files}})
+}
+
+func TestDanglingOnlyWhereTheKindIsRendered(t *testing.T) {
+	base := []string{"gateway.yaml", "services.yaml"}
+	with := func(f ...string) []string { return append(append([]string{}, base...), f...) }
+	analysistest.Run(t, BackendRefs{}, []analysistest.Case{
+		{Name: "route next to a Service another app deploys", Files: with("backend_next_to_route.yaml"),
+			Want: []string{"RG0001 HTTPRoute argocd/argocd"}},
+		{Name: "the app renders the Namespace: dangling", Files: with("backend_next_to_route.yaml", "namespace_argocd.yaml"),
+			Want: []string{"RG1101 HTTPRoute argocd/argocd"}},
+		{Name: "unknown and invalid backend kinds", Files: with("backend_kinds.yaml"),
+			Want: []string{"RG0005 HTTPRoute apps/kinds", "RG0006 HTTPRoute apps/kinds"}},
+	})
+	analysistest.Run(t, BackendRefs{}, []analysistest.Case{
+		{Name: "an unrendered release covers the namespace", Files: with("backend_next_to_route.yaml", "namespace_argocd.yaml"),
+			Unrendered: []analysis.UnrenderedScope{{Namespace: "argocd", Reason: "HelmRelease argocd/argo-cd: chart not rendered"}},
+			Want:       []string{"RG0001 HTTPRoute argocd/argocd"}},
+	})
+}
+
+func TestListenerSets(t *testing.T) {
+	files := []string{"gateway.yaml", "services.yaml", "listenersets.yaml"}
+	analysistest.Run(t, ListenerSets{}, []analysistest.Case{
+		{Name: "not admitted, no parent", Files: files,
+			Want: []string{"RG1207 ListenerSet team/extra", "RG1207 ListenerSet infra/orphan"}},
+	})
+	analysistest.Run(t, ParentRefs{}, []analysistest.Case{
+		{Name: "routes to ListenerSets", Files: files,
+			Want: []string{"RG1002 HTTPRoute apps/bad-section", "RG1001 HTTPRoute apps/ls-missing"}},
+	})
+	analysistest.Run(t, Listeners{}, []analysistest.Case{
+		{Name: "collisions with the Gateway's listeners", Files: files,
+			Want: []string{"RG1202 ListenerSet infra/late", "RG1202 ListenerSet infra/late"}},
+	})
+}
+
+func TestListenerProtocolsAndKinds(t *testing.T) {
+	analysistest.Run(t, Listeners{}, []analysistest.Case{
+		{Name: "unsupported protocol, invalid route kinds", Files: []string{"listeners_protocols.yaml"},
+			Want: []string{"RG1205 Gateway infra/protocols", "RG1206 Gateway infra/protocols", "RG1206 Gateway infra/protocols"}},
+	})
+}
+
+func TestTLSReferences(t *testing.T) {
+	analysistest.Run(t, Listeners{}, []analysistest.Case{
+		{Name: "listener certificateRefs", Files: []string{"tls_refs.yaml"},
+			Want: []string{"RG0005 Gateway tls/edge", "RG0006 Gateway tls/edge", "RG1401 Gateway tls/edge", "RG1402 Gateway tls/edge"}},
+	})
+	analysistest.Run(t, GatewayTLS{}, []analysistest.Case{
+		{Name: "frontend validation and backend client certificate", Files: []string{"gateway_tls.yaml"},
+			Want: []string{"RG0005 Gateway mtls/mtls", "RG1204 Gateway mtls/mtls", "RG1401 Gateway mtls/mtls", "RG1404 Gateway mtls/mtls"}},
+	})
+	analysistest.Run(t, Listeners{}, []analysistest.Case{
+		{Name: "un-prefixed TLS option", Files: []string{"gateway_tls.yaml"}, Want: []string{"RG1404 Gateway mtls/mtls"}},
+	})
+	analysistest.Run(t, BackendTLSPolicies{}, []analysistest.Case{
+		{Name: "targets, CA references, conflicts", Files: []string{"services.yaml", "backendtls.yaml"},
+			Want: []string{"RG0005 BackendTLSPolicy apps/badkind", "RG1402 BackendTLSPolicy apps/emptyca",
+				"RG1403 BackendTLSPolicy apps/gone", "RG1403 BackendTLSPolicy apps/noport", "RG1405 BackendTLSPolicy apps/later"}},
+	})
+}
+
+func TestParametersRefs(t *testing.T) {
+	analysistest.Run(t, ParametersRefs{}, []analysistest.Case{
+		{Name: "GatewayClass and Gateway parametersRefs", Files: []string{"params.yaml"},
+			Want: []string{"RG1501 GatewayClass eg", "RG0006 Gateway infra/p2", "RG0005 Gateway infra/p3"}},
+	})
 }

@@ -3,95 +3,185 @@ package gatewayapi
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
-// Listeners checks each Gateway's listeners: unique names, no two on the
-// same port + protocol + hostname, TLS termination with certificates, and
-// cross-namespace certificates admitted by a ReferenceGrant.
+// Listeners checks the listeners of each Gateway and ListenerSet: unique
+// names, supported protocols and route kinds, TLS termination with
+// certificates that exist and parse (and cross-namespace ones admitted by a
+// ReferenceGrant), and no two listeners of a Gateway and its ListenerSets
+// colliding.
 type Listeners struct{}
 
 // Metadata implements analysis.Analyzer.
 func (Listeners) Metadata() analysis.Metadata {
 	return analysis.Metadata{
-		Name:        "gatewayapi.Listeners",
-		Description: "Checks Gateway listeners for duplicate names, port+protocol+hostname collisions, TLS termination without certificateRefs, and cross-namespace certificateRefs without a ReferenceGrant.",
-		Inputs: []manifest.GroupKind{
-			{Group: Group, Kind: "Gateway"},
-			{Group: Group, Kind: "ReferenceGrant"},
-		},
+		Name: "gatewayapi.Listeners",
+		Description: "Checks Gateway and ListenerSet listeners for duplicate names, unsupported protocols and route kinds, " +
+			"collisions (also across a Gateway and its ListenerSets), and TLS certificateRefs (kind, existence, contents, ReferenceGrant).",
+		Inputs: append([]manifest.GroupKind{
+			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ListenerSet"},
+			{Group: Group, Kind: "ReferenceGrant"}, {Kind: "Secret"}, {Kind: "Namespace"}, crdInput,
+		}, producerInputs()...),
 	}
 }
 
 // Analyze implements analysis.Analyzer.
 func (Listeners) Analyze(ctx context.Context, c *analysis.Context) error {
-	for _, gw := range c.Objects().ByKind(Group, "Gateway") {
-		if err := ctx.Err(); err != nil {
-			return err
+	for _, kind := range []string{"Gateway", "ListenerSet"} {
+		for _, o := range c.Objects().ByKind(Group, kind) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			checkOwnListeners(c, o)
 		}
-		ls := listenersOf(gw)
-		byName := map[string]listener{}
-		type slot struct {
-			port     int64
-			protocol string
-			hostname string
-		}
-		bySlot := map[slot]listener{}
-		for _, l := range ls {
-			if prev, dup := byName[l.name]; dup && l.name != "" {
-				c.Reportf(gw, analysis.CodeListenerDuplicate,
-					"listeners %d and %d are both named %q; listener names must be unique, rename one", prev.index+1, l.index+1, l.name)
-			} else {
-				byName[l.name] = l
+	}
+	// Collisions: a rendered Gateway's listeners with its ListenerSets', and
+	// a context Gateway's with the rendered ListenerSets attached to it.
+	for _, s := range []*manifest.Set{c.Objects(), c.ContextObjects()} {
+		for _, gw := range s.ByKind(Group, "Gateway") {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			s := slot{l.port, l.protocol, l.hostname}
-			if prev, dup := bySlot[s]; dup {
-				host := l.hostname
-				if host == "" {
-					host = "(any)"
-				}
-				c.Reportf(gw, analysis.CodeListenerConflict,
-					"listeners %q and %q share port %d, protocol %s and hostname %s, so they conflict and one does not serve; give them distinct hostnames or ports",
-					prev.name, l.name, l.port, l.protocol, host)
-			} else {
-				bySlot[s] = l
-			}
-			terminates := l.protocol == "HTTPS" || (l.protocol == "TLS" && l.tlsMode == "Terminate")
-			if terminates && len(l.certRefs) == 0 {
-				c.Reportf(gw, analysis.CodeListenerNoCert,
-					"listener %q (%s, TLS mode %s) has no tls.certificateRefs, so it cannot terminate TLS; add a certificateRef to a Secret, or use mode Passthrough with a TLS listener",
-					l.name, l.protocol, l.tlsMode)
-			}
-			checkCertRefs(c, gw, l)
+			checkCollisions(c, gw)
 		}
 	}
 	return nil
 }
 
-func checkCertRefs(c *analysis.Context, gw *manifest.Object, l listener) {
-	gwNS := c.Namespace(gw)
-	for _, ref := range l.certRefs {
-		group, kind := field.String(ref, "group"), field.String(ref, "kind")
-		if kind == "" {
-			kind = "Secret"
+// coreProtocols are Gateway API's protocols; extraProtocols are bare names
+// an implementation documents (Istio's waypoints listen with HBONE).
+var (
+	coreProtocols  = []string{"HTTP", "HTTPS", "TLS", "TCP", "UDP"}
+	extraProtocols = []string{"HBONE"}
+)
+
+// checkOwnListeners checks the listeners o (a Gateway or ListenerSet)
+// declares, one by one.
+func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
+	byName := map[string]listener{}
+	for _, l := range listenersOf(o) {
+		if prev, dup := byName[l.name]; dup && l.name != "" {
+			c.Reportf(o, analysis.CodeListenerDuplicate,
+				"listeners %d and %d are both named %q; listener names must be unique, rename one", prev.index+1, l.index+1, l.name)
+		} else {
+			byName[l.name] = l
 		}
-		ns := field.String(ref, "namespace")
-		if ns == "" || ns == gwNS {
-			continue
+		if !slices.Contains(coreProtocols, l.protocol) {
+			if l.protocol != "" && !strings.Contains(l.protocol, "/") && !slices.Contains(extraProtocols, l.protocol) {
+				c.Reportf(o, analysis.CodeListenerProtocol,
+					"listener %q has protocol %q, which is not one of %s, not domain-prefixed (example.com/PROTOCOL) and not one routeguard knows an implementation to support; the listener is not accepted (UnsupportedProtocol); use a supported protocol",
+					l.name, l.protocol, strings.Join(coreProtocols, ", "))
+			}
+			continue // kinds and TLS depend on the implementation
 		}
-		name := field.String(ref, "name")
-		key := manifest.Key{Group: group, Kind: kind, Namespace: ns, Name: name}
-		if !c.KnowsNamespace(ns) {
-			c.ReportOutside(gw, fmt.Sprintf("listener %q certificateRef (and any ReferenceGrant admitting it)", l.name), key)
-			continue
+		checkRouteKinds(c, o, l)
+		terminates := l.protocol == "HTTPS" || (l.protocol == "TLS" && l.tlsMode == "Terminate")
+		if terminates && len(l.certRefs) == 0 {
+			c.Reportf(o, analysis.CodeListenerNoCert,
+				"listener %q (%s, TLS mode %s) has no tls.certificateRefs, so it cannot terminate TLS; add a certificateRef to a Secret, or use mode Passthrough with a TLS listener",
+				l.name, l.protocol, l.tlsMode)
 		}
-		if !grantAdmits(c, "Gateway", gwNS, ns, group, kind, name) {
-			c.Reportf(gw, analysis.CodeCertificateNoGrant,
-				"listener %q refers to %s %s/%s in another namespace and no ReferenceGrant in %q admits Gateways from %q; add one (from: group %s, kind Gateway, namespace %s; to: kind %s)",
-				l.name, kind, ns, name, ns, gwNS, Group, gwNS, kind)
+		where := fmt.Sprintf("listener %q certificateRef", l.name)
+		for _, ref := range l.certRefs {
+			checkTLSRef(c, o, where, refKindCertificate, ref, true)
+		}
+		checkTLSOptions(c, o, fmt.Sprintf("listener %q", l.name), field.Map(l.raw, "tls", "options"))
+	}
+}
+
+// checkRouteKinds reports allowedRoutes.kinds of the Gateway API group that
+// the listener's protocol cannot carry.
+func checkRouteKinds(c *analysis.Context, o *manifest.Object, l listener) {
+	carried := defaultKinds(l.protocol, l.tlsMode)
+	for _, k := range l.kinds {
+		if k.group != Group || slices.Contains(carried, k.kind) {
+			continue // other groups: implementation-specific route kinds
+		}
+		c.Reportf(o, analysis.CodeListenerRouteKinds,
+			"listener %q (%s) lists %s in allowedRoutes.kinds, but it carries only %s; the listener's ResolvedRefs is False (InvalidRouteKinds); remove the kind or fix its name",
+			l.name, l.protocol, k.kind, strings.Join(carried, ", "))
+	}
+}
+
+// owned is a listener with the object that declares it.
+type owned struct {
+	listener
+	owner *manifest.Object
+}
+
+// checkCollisions finds listeners of gw and its attached ListenerSets that
+// are not distinct: same port, protocol and hostname, or a TCP listener on
+// the port of an HTTP, HTTPS or TLS listener. Listeners are taken in the
+// spec's precedence (the Gateway's, then each ListenerSet's, oldest
+// first); one that collides with a listener accepted before it is
+// reported, and is not accepted itself, so it takes no later listener down.
+func checkCollisions(c *analysis.Context, gw *manifest.Object) {
+	var all []owned
+	for _, l := range listenersOf(gw) {
+		all = append(all, owned{l, gw})
+	}
+	for _, ls := range attachedListenerSets(c, gw) {
+		for _, l := range listenersOf(ls) {
+			all = append(all, owned{l, ls})
 		}
 	}
+	gwName := analysis.QualifiedName(c.Namespace(gw), gw.Name)
+	var accepted []owned
+	for _, b := range all {
+		conflicted := false
+		for _, a := range accepted {
+			what := collision(a.listener, b.listener)
+			if what == "" {
+				continue
+			}
+			conflicted = true
+			if a.owner == b.owner {
+				c.Reportf(b.owner, analysis.CodeListenerConflict,
+					"listeners %q and %q both use %s, so they conflict and do not serve; give them distinct hostnames or ports",
+					a.name, b.name, what)
+			} else {
+				c.Reportf(b.owner, analysis.CodeListenerConflict,
+					"listener %q uses %s, as listener %q of %s does, which takes precedence (Gateway %s's own listeners first, then its ListenerSets oldest first); this one is not accepted (Conflicted); give it a distinct hostname or port",
+					b.name, what, a.name, ownerName(c, a.owner), gwName)
+			}
+			break // one finding per listener
+		}
+		if !conflicted {
+			accepted = append(accepted, b)
+		}
+	}
+}
+
+// collision says what two listeners that are not distinct share, or "".
+func collision(a, b listener) string {
+	if a.port != b.port {
+		return ""
+	}
+	if a.protocol == b.protocol && a.hostname == b.hostname {
+		if a.protocol == "TCP" || a.protocol == "UDP" {
+			return fmt.Sprintf("port %d with protocol %s", a.port, a.protocol)
+		}
+		host := a.hostname
+		if host == "" {
+			host = "(any)"
+		}
+		return fmt.Sprintf("port %d, protocol %s and hostname %s", a.port, a.protocol, host)
+	}
+	tcp := func(x, y listener) bool {
+		return x.protocol == "TCP" && (y.protocol == "HTTP" || y.protocol == "HTTPS" || y.protocol == "TLS")
+	}
+	if tcp(a, b) || tcp(b, a) {
+		return fmt.Sprintf("port %d, one with protocol %s and the other %s (a TCP listener takes the whole port)", a.port, a.protocol, b.protocol)
+	}
+	return ""
+}
+
+func ownerName(c *analysis.Context, o *manifest.Object) string {
+	return o.Kind + " " + analysis.QualifiedName(c.Namespace(o), o.Name)
 }

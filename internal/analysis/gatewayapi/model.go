@@ -42,6 +42,7 @@ type listener struct {
 	kinds    []groupKind // allowedRoutes.kinds; empty: the protocol's defaults
 	certRefs []map[string]any
 	hasTLS   bool
+	raw      map[string]any // the listener as written
 }
 
 type groupKind struct{ group, kind string }
@@ -54,7 +55,7 @@ func listenersOf(gw *manifest.Object) []listener {
 			port: port, protocol: field.String(l, "protocol"), tlsMode: field.String(l, "tls", "mode"),
 			from:     field.String(l, "allowedRoutes", "namespaces", "from"),
 			selector: field.Map(l, "allowedRoutes", "namespaces", "selector"),
-			certRefs: field.Maps(l, "tls", "certificateRefs"), hasTLS: field.Has(l, "tls")}
+			certRefs: field.Maps(l, "tls", "certificateRefs"), hasTLS: field.Has(l, "tls"), raw: l}
 		if li.tlsMode == "" {
 			li.tlsMode = "Terminate"
 		}
@@ -128,6 +129,8 @@ func (p parentRef) key() manifest.Key {
 
 func (p parentRef) isGateway() bool { return p.group == Group && p.kind == "Gateway" }
 
+func (p parentRef) isListenerSet() bool { return p.group == Group && p.kind == "ListenerSet" }
+
 // hostnamesIntersect reports whether a route hostname and a listener
 // hostname can both match some request host. "" matches anything; a
 // leading "*." matches one or more labels.
@@ -195,6 +198,33 @@ func grantAdmits(c *analysis.Context, fromKind, fromNS, toNS, toGroup, toKind, t
 		}
 	}
 	return false
+}
+
+// grantState is what can be said of a cross-namespace reference's ReferenceGrant.
+type grantState int
+
+const (
+	grantAdmitted grantState = iota // a rendered or context grant admits it
+	grantMissing                    // no grant admits it, and one would be rendered if it existed
+	grantUnknown                    // no grant found, and nothing says what the namespace holds
+)
+
+// checkGrant judges the ReferenceGrant a fromKind object in fromNS needs to
+// refer to target. A missing grant is certain when the target object is
+// rendered (or in context: its owner's grants would be there too), or when
+// ReferenceGrants are Checkable in the target's namespace.
+func checkGrant(c *analysis.Context, fromKind, fromNS string, target manifest.Key, targetFound bool) grantState {
+	if grantAdmits(c, fromKind, fromNS, target.Namespace, target.Group, target.Kind, target.Name) {
+		return grantAdmitted
+	}
+	if targetFound || c.Checkable(grantKey(target.Namespace)) {
+		return grantMissing
+	}
+	return grantUnknown
+}
+
+func grantKey(ns string) manifest.Key {
+	return manifest.Key{Group: Group, Kind: "ReferenceGrant", Namespace: ns}
 }
 
 // namespaceAdmits evaluates a listener's allowedRoutes.namespaces for a

@@ -17,9 +17,10 @@ type ParentRefs struct{}
 func (ParentRefs) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.ParentRefs",
-		Description: "Checks that routes attach to existing Gateways whose listeners (section, port, protocol, allowedRoutes, hostname) admit them.",
+		Description: "Checks that routes attach to existing Gateways and ListenerSets whose listeners (section, port, protocol, allowedRoutes, hostname) admit them.",
 		Inputs: append(routeInputs(),
 			manifest.GroupKind{Group: Group, Kind: "Gateway"},
+			manifest.GroupKind{Group: Group, Kind: "ListenerSet"},
 			manifest.GroupKind{Kind: "Namespace"},
 			manifest.GroupKind{Kind: "Service"}),
 	}

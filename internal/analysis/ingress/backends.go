@@ -3,6 +3,7 @@ package ingress
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
@@ -17,7 +18,7 @@ type Backends struct{}
 func (Backends) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.Backends",
-		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name).",
+		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name), AWS Load Balancer Controller action backends (use-annotation) and the Services their forward actions name, and ingress-nginx's default-backend annotation.",
 		Inputs:      []manifest.GroupKind{ingressInput, {Kind: "Service"}},
 	}
 }
@@ -30,6 +31,9 @@ func (Backends) Analyze(ctx context.Context, c *analysis.Context) error {
 		}
 		if b := field.Map(ing.Body, "spec", "defaultBackend"); b != nil {
 			checkBackend(c, ing, "defaultBackend", b)
+		}
+		if name := strings.TrimSpace(ing.Annotations()[nginxDefaultBackend]); name != "" {
+			checkService(c, ing, "annotation "+nginxDefaultBackend, name, nil)
 		}
 		for _, rule := range field.Maps(ing.Body, "spec", "rules") {
 			host := field.String(rule, "host")
@@ -51,6 +55,22 @@ func checkBackend(c *analysis.Context, ing *manifest.Object, where string, b map
 	if name == "" {
 		return // a resource backend, or malformed (the schema analyzer reports that)
 	}
+	if field.String(svc, "port", "name") == albUseAnnotation {
+		checkALBAction(c, ing, where, name)
+		return
+	}
+	var port any
+	if num, ok := field.Int(svc, "port", "number"); ok {
+		port = num
+	} else if pname := field.String(svc, "port", "name"); pname != "" {
+		port = pname
+	}
+	checkService(c, ing, where, name, port)
+}
+
+// checkService checks that Service name exists in the Ingress's namespace
+// and, when port is an int64 (a number) or a string (a name), has it.
+func checkService(c *analysis.Context, ing *manifest.Object, where, name string, port any) {
 	ns := c.Namespace(ing)
 	key := manifest.Key{Kind: "Service", Namespace: ns, Name: name}
 	o, scope := c.Resolve(key)
@@ -63,24 +83,23 @@ func checkBackend(c *analysis.Context, ing *manifest.Object, where string, b map
 			"%s names Service %s/%s, which does not exist; requests to it get HTTP 503; fix the name or add the Service", where, ns, name)
 		return
 	}
-	if num, ok := field.Int(svc, "port", "number"); ok {
-		for _, p := range field.Maps(o.Body, "spec", "ports") {
-			if n, _ := field.Int(p, "port"); n == num {
+	switch p := port.(type) {
+	case int64:
+		for _, sp := range field.Maps(o.Body, "spec", "ports") {
+			if n, _ := field.Int(sp, "port"); n == p {
 				return
 			}
 		}
 		c.Reportf(ing, analysis.CodeIngressNoPort,
-			"%s names port %d, which Service %s/%s does not have (ports: %s); use one of them", where, num, ns, name, ports(o))
-		return
-	}
-	if pname := field.String(svc, "port", "name"); pname != "" {
-		for _, p := range field.Maps(o.Body, "spec", "ports") {
-			if field.String(p, "name") == pname {
+			"%s names port %d, which Service %s/%s does not have (ports: %s); use one of them", where, p, ns, name, ports(o))
+	case string:
+		for _, sp := range field.Maps(o.Body, "spec", "ports") {
+			if field.String(sp, "name") == p {
 				return
 			}
 		}
 		c.Reportf(ing, analysis.CodeIngressNoPort,
-			"%s names port %q, which Service %s/%s does not have (ports: %s); use one of them", where, pname, ns, name, ports(o))
+			"%s names port %q, which Service %s/%s does not have (ports: %s); use one of them", where, p, ns, name, ports(o))
 	}
 }
 

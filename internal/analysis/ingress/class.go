@@ -28,7 +28,9 @@ func (Class) Analyze(ctx context.Context, c *analysis.Context) error {
 			return err
 		}
 		annot, hasAnnot := ing.Annotations()[classAnnotation]
-		if hasAnnot {
+		// GKE's Ingress controller reads only the annotation: its docs say
+		// a GKE Ingress cannot be named with spec.ingressClassName.
+		if hasAnnot && classNames[annot] != controllerGKE {
 			c.Reportf(ing, analysis.CodeIngressClassAnnot,
 				"the %s annotation (%q) is deprecated; set spec.ingressClassName: %s and remove the annotation",
 				classAnnotation, annot, annot)

@@ -11,18 +11,27 @@ import (
 
 // DuplicatePaths finds two Ingresses of the same class claiming the same
 // host, path and path type: which one serves depends on the controller.
+// Claims that do not compete under the controller's documented semantics
+// are not duplicates: ALB Ingresses outside a shared IngressGroup and GKE
+// Ingresses are load balancers of their own, an ingress-nginx canary
+// shares its main Ingress's host+path, Traefik routers on other
+// entrypoints or with set priorities and HAProxy routes under an ACL are
+// told apart by the controller (controller.go).
 type DuplicatePaths struct{}
 
 // Metadata implements analysis.Analyzer.
 func (DuplicatePaths) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.DuplicatePaths",
-		Description: "Finds two Ingresses of the same class claiming the same host and path.",
-		Inputs:      []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"}},
+		Description: "Finds two Ingresses of the same class claiming the same host and path where their controller makes them compete (not separate ALB or GKE load balancers, ingress-nginx canaries, other Traefik entrypoints or HAProxy ACLs).",
+		Inputs: []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"},
+			{Group: "elbv2.k8s.aws", Kind: "IngressClassParams"}, {Kind: "Service"}},
 	}
 }
 
-type pathClaim struct{ class, host, path, pathType string }
+// pathClaim is one host+path an Ingress claims; scope tells apart claims
+// that do not compete under the controller's semantics (claimScope).
+type pathClaim struct{ class, scope, host, path, pathType string }
 
 // Analyze implements analysis.Analyzer.
 func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
@@ -36,6 +45,10 @@ func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
 		if class == "" {
 			class = defaultClass(c)
 		}
+		scope, competes := claimScope(c, ing)
+		if !competes {
+			continue
+		}
 		mine := map[pathClaim]bool{}
 		for _, rule := range field.Maps(ing.Body, "spec", "rules") {
 			for _, p := range field.Maps(rule, "http", "paths") {
@@ -43,7 +56,7 @@ func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
 				if path == "" {
 					path = "/"
 				}
-				cl := pathClaim{class, field.String(rule, "host"), path, field.String(p, "pathType")}
+				cl := pathClaim{class, scope + pathScope(c, ing, field.Map(p, "backend")), field.String(rule, "host"), path, field.String(p, "pathType")}
 				if mine[cl] {
 					continue
 				}

@@ -11,8 +11,24 @@ func TestBackends(t *testing.T) {
 		{Name: "services and ports by name and number", Files: []string{"services.yaml", "ingress_ok.yaml"}},
 		{Name: "missing service, port name and number", Files: []string{"services.yaml", "ingress_bad_backends.yaml"},
 			Want: []string{"RG2001 Ingress shop/web", "RG2002 Ingress shop/web", "RG2002 Ingress shop/web"}},
-		{Name: "service missing in the ingress namespace", Files: []string{"services.yaml", "ingress_outside.yaml"},
-			Want: []string{"RG2001 Ingress legacy/old"}},
+		// The Ingress is the only object in "legacy": the Service may be
+		// another app's (a chart's UI, say), so it cannot be checked.
+		{Name: "service in a namespace where the app renders no Service", Files: []string{"services.yaml", "ingress_outside.yaml"},
+			Want: []string{"RG0001 Ingress legacy/old"}},
+		{Name: "ALB actions: redirect, weighted forward to a missing Service, missing and broken annotations",
+			Files: []string{"ingress_alb.yaml"},
+			Want:  []string{"RG2001 Ingress store/split", "RG2007 Ingress store/broken", "RG2007 Ingress store/badjson"}},
+		{Name: "ingress-nginx default-backend annotation", Files: []string{"ingress_controllers.yaml"},
+			Want: []string{"RG2001 Ingress web/fallback"}},
+	})
+}
+
+func TestDuplicatePathsPerController(t *testing.T) {
+	analysistest.Run(t, DuplicatePaths{}, []analysistest.Case{
+		{Name: "ALB: separate load balancers do not collide, one IngressGroup does, conditions tell apart",
+			Files: []string{"ingress_alb.yaml"}, Want: []string{"RG2003 Ingress store/g2"}},
+		{Name: "nginx canary, GKE, Traefik entrypoints, HAProxy ACL",
+			Files: []string{"ingress_controllers.yaml"}, Want: []string{"RG2003 Ingress web/tr-web"}},
 	})
 }
 
@@ -42,5 +58,9 @@ func TestClass(t *testing.T) {
 		{Name: "default class in context", Files: []string{"ingress_no_class.yaml"}, Context: []string{"default_class.yaml"}},
 		{Name: "deprecated annotation", Files: []string{"ingress_duplicates.yaml"},
 			Want: []string{"RG2006 Ingress shop/b"}},
+		// GKE reads only the annotation (gce, gce-internal); ALB's alb is
+		// flagged like any other class.
+		{Name: "GKE's annotation is not deprecated there", Files: []string{"ingress_controllers.yaml", "ingress_alb.yaml"},
+			Want: []string{"RG2006 Ingress store/b"}},
 	})
 }

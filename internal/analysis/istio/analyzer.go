@@ -9,6 +9,7 @@ import (
 	"istio.io/istio/pkg/config/analysis/legacy/util/kuberesource"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/tlsdata"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -69,6 +70,9 @@ func inputs() []manifest.GroupKind {
 		seen[manifest.GroupKind{Group: s.Group(), Kind: s.Kind()}] = true
 	}
 	for gk := range templatePaths {
+		seen[gk] = true
+	}
+	for _, gk := range tlsdata.Inputs() { // what creates credentialName Secrets
 		seen[gk] = true
 	}
 	out := make([]manifest.GroupKind, 0, len(seen))

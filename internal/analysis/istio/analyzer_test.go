@@ -52,12 +52,14 @@ func TestMetadata(t *testing.T) {
 	for _, gk := range []manifest.GroupKind{
 		{Kind: "Service"}, {Kind: "Namespace"}, {Kind: "Pod"}, {Group: "apps", Kind: "StatefulSet"},
 		{Group: "networking.istio.io", Kind: "VirtualService"}, {Group: "networking.istio.io", Kind: "DestinationRule"},
+		// credentialName Secrets, and what creates them
+		{Kind: "Secret"}, {Group: "cert-manager.io", Kind: "Certificate"}, {Group: "external-secrets.io", Kind: "ExternalSecret"},
 	} {
 		if !slices.Contains(md.Inputs, gk) {
 			t.Errorf("inputs lack %v: %v", gk, md.Inputs)
 		}
 	}
-	if slices.Contains(md.Inputs, manifest.GroupKind{Kind: "Secret"}) {
-		t.Errorf("Secrets are not read, but listed: %v", md.Inputs)
+	if !slices.Contains(md.Inputs, manifest.GroupKind{Kind: "Node"}) {
+		t.Errorf("Istio's analyzers read Nodes (locality): %v", md.Inputs)
 	}
 }

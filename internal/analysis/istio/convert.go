@@ -14,6 +14,7 @@ import (
 	"istio.io/istio/pkg/config/schema/collection"
 	sresource "istio.io/istio/pkg/config/schema/resource"
 
+	"github.com/routeguard/routeguard/internal/analysis/internal/tlsdata"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -167,6 +168,12 @@ type converted struct {
 	cfg  *config.Config // nil when Istio does not read the kind
 	pod  *config.Config // the Pod a workload's template implies, if any
 	err  error          // the object does not decode as its kind
+	// opaque: a Secret whose data cannot be judged from Git (SOPS, Flux
+	// variables, a reflector): Istio sees it without data.
+	opaque bool
+	// produces names the Secret a producer (cert-manager Certificate,
+	// ExternalSecret, ...) creates in its namespace.
+	produces string
 }
 
 func (c *converter) convert(o *manifest.Object, defNS string) converted {
@@ -179,8 +186,14 @@ func (c *converter) convert(o *manifest.Object, defNS string) converted {
 		r.skip = true
 		return r
 	}
+	r.produces, _ = tlsdata.ProducedSecret(o)
 	if known {
-		r.cfg, r.err = toConfig(s, o.Body, o.Name, r.ns)
+		body := o.Body
+		if o.Kind == "Secret" && o.Group() == "" && tlsdata.Opaque(o) {
+			r.opaque = true
+			body = map[string]any{"apiVersion": o.APIVersion, "kind": o.Kind, "metadata": o.Body["metadata"]}
+		}
+		r.cfg, r.err = toConfig(s, body, o.Name, r.ns)
 		if r.err != nil {
 			return r
 		}

@@ -32,7 +32,33 @@ type input struct {
 	pods      map[string][]labels.Set         // namespace -> labels of every Pod (synthetic or rendered)
 	services  map[[2]string]map[string]string // rendered Services -> their selector
 	drHosts   map[*manifest.Object]string     // DestinationRules -> spec.host
-	rendered  map[string]bool                 // namespaces the input renders objects in (or defines)
+	gateways  map[*manifest.Object]gatewayTLS // Istio Gateways -> selector and credentialNames
+	present   map[nsKind]bool                 // (namespace, kind) the input renders; Namespace objects as {name, "/Namespace"}
+	opaque    map[[2]string]bool              // Secrets whose data cannot be judged
+	produced  map[[2]string]bool              // Secrets a rendered producer creates
+}
+
+// nsKind is a namespace and a "group/Kind".
+type nsKind struct{ ns, gk string }
+
+// gatewayTLS is what the filter needs of an Istio Gateway.
+type gatewayTLS struct {
+	selector    map[string]string
+	credentials []string
+}
+
+// renders records that the input renders o in ns.
+func (in *input) renders(ns string, o *manifest.Object) {
+	in.present[nsKind{ns, o.Group() + "/" + o.Kind}] = true
+	if o.Kind == "Namespace" && o.Group() == "" {
+		in.present[nsKind{o.Name, "/Namespace"}] = true
+	}
+}
+
+// knows reports whether the absence of an object of kind gk ("group/Kind")
+// in ns can be judged: the input renders that kind there, or the Namespace.
+func (in *input) knows(ns, gk string) bool {
+	return in.present[nsKind{ns, gk}] || in.present[nsKind{ns, "/Namespace"}]
 }
 
 func newInput(opts Options) *input {
@@ -43,7 +69,10 @@ func newInput(opts Options) *input {
 		pods:      map[string][]labels.Set{},
 		services:  map[[2]string]map[string]string{},
 		drHosts:   map[*manifest.Object]string{},
-		rendered:  map[string]bool{},
+		gateways:  map[*manifest.Object]gatewayTLS{},
+		present:   map[nsKind]bool{},
+		opaque:    map[[2]string]bool{},
+		produced:  map[[2]string]bool{},
 	}
 }
 
@@ -57,6 +86,14 @@ func (in *input) add(cfg *config.Config, ns string, o *manifest.Object) {
 		in.services[[2]string{ns, o.Name}] = spec.Selector
 	case *networking.DestinationRule:
 		in.drHosts[o] = spec.GetHost()
+	case *networking.Gateway:
+		g := gatewayTLS{selector: spec.GetSelector()}
+		for _, s := range spec.GetServers() {
+			if cn := s.GetTls().GetCredentialName(); cn != "" {
+				g.credentials = append(g.credentials, cn)
+			}
+		}
+		in.gateways[o] = g
 	}
 }
 
@@ -121,6 +158,14 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	if f.in.synthetic[k] && syntheticPodSilenced[fd.Code] {
 		return fd, false
 	}
+	if subsetMessage(m) {
+		return fd, false // RG3001 (istioroutes.Subsets) reports it once, with context paths and wildcard hosts
+	}
+	if sev, ok := f.credentialVerdict(m, o); !ok {
+		return fd, false
+	} else if sev != 0 {
+		fd.Severity = sev
+	}
 	if !f.in.opts.ReportUnbackedPodMessages && !f.backed(m, origin.Type, ns, o) {
 		return fd, false
 	}
@@ -130,7 +175,7 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 		fd.Severity = analysis.SeverityWarning
 		fd.Message = fmt.Sprintf("%s %s is in namespace %q, which this app does not render, so it cannot be checked "+
 			"(Istio reports it as %s); add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",
-			m.Parameters[0], host, hostNamespace(host), m.Type.Code(), analysis.CodeUnresolvedOutside)
+			m.Parameters[0], host, hostNamespaceOf(host, ns), m.Type.Code(), analysis.CodeUnresolvedOutside)
 	}
 	fd.Object = analysis.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: objectNamespace(o, ns), Name: o.Name}
 	if origin.Type.Kind == "Namespace" || ns == "" {
@@ -157,9 +202,10 @@ func suppressedByAnnotation(m diag.Message) bool {
 }
 
 // outsideHost reports whether m is Istio's "host not found" about a
-// Kubernetes service host (name.ns.svc[.cluster.local]) in a namespace the
-// input renders nothing in: that host may well exist, deployed by another
-// app, so it is a warning that it cannot be checked, not an error.
+// Kubernetes service host (name, name.ns.svc[.cluster.local]) in a
+// namespace where the input renders no Service (nor the Namespace): that
+// host may well exist, deployed by another app, so it is a warning that it
+// cannot be checked, not an error.
 func (f *filter) outsideHost(m diag.Message, ns string) (string, bool) {
 	if m.Type.Code() != msg.ReferencedResourceNotFound.Code() || len(m.Parameters) < 2 {
 		return "", false
@@ -169,11 +215,22 @@ func (f *filter) outsideHost(m diag.Message, ns string) (string, bool) {
 	if what != "host" && what != "mirror host" {
 		return "", false
 	}
-	hns := hostNamespace(host)
-	if hns == "" || f.in.rendered[hns] {
+	hns := hostNamespaceOf(host, ns)
+	if hns == "" || f.in.knows(hns, "/Service") {
 		return "", false
 	}
 	return host, true
+}
+
+// hostNamespaceOf returns the namespace of a Kubernetes service host: a
+// short name is the service in ns (the referring object's namespace), the
+// explicit forms (name.ns.svc[.cluster.local]) name theirs; "" for any
+// other host (external names, which a ServiceEntry must define).
+func hostNamespaceOf(host, ns string) string {
+	if !strings.Contains(host, ".") {
+		return ns
+	}
+	return hostNamespace(host)
 }
 
 // hostNamespace returns the namespace of a host written in the explicit
@@ -284,4 +341,90 @@ func (c filteringContext) Report(g config.GroupVersionKind, m diag.Message) {
 	if _, ok := c.f.finding(m); ok {
 		c.Context.Report(g, m)
 	}
+}
+
+// subsetMessage reports whether m is Istio's IST0101 about a
+// VirtualService destination (or mirror) subset that no DestinationRule
+// defines. routeguard's RG3001 reports the same problem once, resolving
+// DestinationRules in context paths and wildcard hosts, and saying which
+// cannot be checked; one problem gets one finding.
+func subsetMessage(m diag.Message) bool {
+	if m.Type.Code() != msg.ReferencedResourceNotFound.Code() || len(m.Parameters) == 0 {
+		return false
+	}
+	what, _ := m.Parameters[0].(string)
+	return what == "host+subset in destinationrule" || what == "mirror+subset in destinationrule"
+}
+
+// credentialVerdict judges Istio's messages about an Istio Gateway's
+// credentialName Secrets by what the app renders, as RG1401 does for
+// Gateway API: a missing Secret (IST0101 "credentialName") is kept, as a
+// warning, only when the app renders Secrets in every namespace the
+// gateway's workload runs in and nothing it renders creates that one
+// (cert-manager Certificate, ExternalSecret, SealedSecret, ...); an
+// invalid credential (IST0161) is dropped when one of the Gateway's
+// Secrets cannot be judged from Git (SOPS-encrypted, templated, reflected).
+// ok is false to drop m; sev is the severity to report it with (0: Istio's).
+func (f *filter) credentialVerdict(m diag.Message, o *manifest.Object) (sev analysis.Severity, ok bool) {
+	g, isGateway := f.in.gateways[o]
+	switch {
+	case !isGateway:
+		return 0, true
+	case m.Type.Code() == msg.InvalidGatewayCredential.Code():
+		for _, ns := range f.gatewayNamespaces(g) {
+			for _, cn := range g.credentials {
+				sns, name := secretOf(cn, ns)
+				if f.in.opaque[[2]string{sns, name}] {
+					return 0, false
+				}
+			}
+		}
+		return 0, true
+	case m.Type.Code() == msg.ReferencedResourceNotFound.Code() && len(m.Parameters) > 1:
+		if what, _ := m.Parameters[0].(string); what != "credentialName" {
+			return 0, true
+		}
+		cn, _ := m.Parameters[1].(string)
+		nss := f.gatewayNamespaces(g)
+		if len(nss) == 0 {
+			return 0, false
+		}
+		for _, ns := range nss {
+			sns, name := secretOf(cn, ns)
+			if !f.in.present[nsKind{sns, "/Secret"}] || f.in.produced[[2]string{sns, name}] {
+				return 0, false
+			}
+		}
+		return analysis.SeverityWarning, true
+	}
+	return 0, true
+}
+
+// gatewayNamespaces returns the namespaces of the Pods an Istio Gateway's
+// selector matches (where Istio looks up its credentialName Secrets).
+func (f *filter) gatewayNamespaces(g gatewayTLS) []string {
+	if len(g.selector) == 0 {
+		return nil
+	}
+	sel := labels.SelectorFromSet(g.selector)
+	var out []string
+	for ns, pods := range f.in.pods {
+		for _, l := range pods {
+			if sel.Matches(l) {
+				out = append(out, ns)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// secretOf resolves a credentialName ("name" or "namespace/name") against
+// the gateway workload's namespace.
+func secretOf(cn, ns string) (string, string) {
+	if i := strings.IndexByte(cn, '/'); i >= 0 {
+		return cn[:i], cn[i+1:]
+	}
+	return ns, cn
 }

@@ -57,11 +57,9 @@ type Options struct {
 }
 
 // excludedKinds are kinds Istio's analyzers read that are not taken from
-// the rendered set. Secrets: TLS credentials are normally created outside
-// Git (cert-manager, External Secrets), so checking credentialName against
-// rendered Secrets would flag almost every HTTPS Gateway; istioctl skips
-// them too. Nodes never live in Git and are only used for locality.
-var excludedKinds = map[string]bool{"Secret": true}
+// the rendered set. (Secrets are taken: the filter judges Istio's
+// credentialName messages by what the app renders, see filter.go.)
+var excludedKinds = map[string]bool{}
 
 var silenceOnce sync.Once
 
@@ -187,9 +185,12 @@ func (r *Run) Finish(ctx context.Context) (out []analysis.Finding, err error) {
 		if c.skip {
 			continue
 		}
-		in.rendered[ns] = true
-		if o.Kind == "Namespace" && o.Group() == "" {
-			in.rendered[o.Name] = true
+		in.renders(ns, o)
+		if c.opaque {
+			in.opaque[[2]string{ns, o.Name}] = true
+		}
+		if c.produces != "" {
+			in.produced[[2]string{ns, c.produces}] = true
 		}
 		if c.err != nil {
 			findings = append(findings, schemaFinding(o, ns, c.err))

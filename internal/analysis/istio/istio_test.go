@@ -70,7 +70,19 @@ var grid = []struct {
 		"IST0127 warning AuthorizationPolicy apps/deny testdata/workload-selectors.yaml:47",
 	}},
 	{"suppress-annotation.yaml", Options{}, []string{
-		"IST0101 error VirtualService shop/loud testdata/suppress-annotation.yaml:17",
+		"IST0101 error VirtualService shop/loud testdata/suppress-annotation.yaml:26",
+	}},
+	// credentialName Secrets judged by what the app renders (IST0101 as a
+	// warning, like RG1401); contents of rendered ones (IST0161).
+	{"gateway-credentials.yaml", Options{}, []string{
+		"IST0161 error Gateway edge/broken testdata/gateway-credentials.yaml:18",
+		"IST0101 warning Gateway edge/missing testdata/gateway-credentials.yaml:30",
+	}},
+	{"gateway-credentials-elsewhere.yaml", Options{}, nil},
+	// A missing subset is RG3001's (istioroutes.Subsets), not a second IST0101.
+	{"vs-subsets.yaml", Options{}, nil},
+	{"crd-version.yaml", Options{}, []string{
+		"IST0176 warning CustomResourceDefinition tcproutes.gateway.networking.k8s.io testdata/crd-version.yaml:3",
 	}},
 	{"workload-pods.yaml", Options{}, []string{
 		"IST0102 info Namespace legacy testdata/workload-pods.yaml:12",
@@ -221,6 +233,7 @@ func TestAnalyzersRun(t *testing.T) {
 	for _, want := range []string{
 		"virtualservice.DestinationHostAnalyzer", "destinationrule.SubsetSelectPodAnalyzer",
 		"gateway.IngressGatewayPortAnalyzer", "injection.Analyzer", "service.PortNameAnalyzer",
+		"gateway.SecretAnalyzer", // credentialName Secrets (IST0101, IST0161)
 	} {
 		if !slices.Contains(ran, want) {
 			t.Errorf("%s does not run; skipped: %v", want, skipped)

@@ -50,6 +50,23 @@ func routesOf(vs *manifest.Object) [][]destination {
 	return out
 }
 
+// mirrorsOf returns the mirror destinations of a VirtualService's http
+// routes (mirror and mirrors[].destination): they carry subsets too.
+func mirrorsOf(vs *manifest.Object) []destination {
+	var out []destination
+	for i, r := range field.Maps(vs.Body, "spec", "http") {
+		sec := "http[" + itoa(i) + "]"
+		if m := field.Map(r, "mirror"); m != nil {
+			out = append(out, destination{section: sec + " mirror", host: field.String(m, "host"), subset: field.String(m, "subset")})
+		}
+		for j, m := range field.Maps(r, "mirrors") {
+			out = append(out, destination{section: sec + " mirrors[" + itoa(j) + "]",
+				host: field.String(m, "destination", "host"), subset: field.String(m, "destination", "subset")})
+		}
+	}
+	return out
+}
+
 func itoa(i int) string {
 	const digits = "0123456789"
 	if i < 10 {

@@ -53,40 +53,62 @@ func (Subsets) Analyze(ctx context.Context, c *analysis.Context) error {
 			return err
 		}
 		ns := c.Namespace(vs)
+		dests := mirrorsOf(vs)
 		for _, route := range routesOf(vs) {
-			for _, d := range route {
-				if d.subset == "" || d.host == "" {
-					continue
-				}
-				fq := fqdn(d.host, ns)
-				var defined []string
-				found := false
-				for _, r := range append(exact[fq], wildcards...) {
-					if hostMatches(r.host, fq) {
-						found = true
-						defined = append(defined, r.subsets...)
-					}
-				}
-				if slices.Contains(defined, d.subset) {
-					continue
-				}
-				if !found {
-					if svcNS := serviceNamespace(fq); svcNS != "" && svcNS != ns && !c.KnowsNamespace(svcNS) {
-						c.ReportOutside(vs, "the DestinationRule defining subset "+d.subset+" of",
-							manifest.Key{Kind: "Service", Namespace: svcNS, Name: strings.TrimSuffix(fq, "."+svcNS+".svc.cluster.local")})
-						continue
-					}
-					c.Reportf(vs, analysis.CodeVirtualServiceSubset,
-						"%s routes to subset %q of host %s, but no DestinationRule for that host exists; requests fail with 503 (no healthy upstream); add a DestinationRule defining the subset",
-						d.section, d.subset, fq)
-					continue
-				}
-				slices.Sort(defined)
-				c.Reportf(vs, analysis.CodeVirtualServiceSubset,
-					"%s routes to subset %q of host %s, which no DestinationRule for that host defines (subsets: %s); requests fail with 503; add the subset or fix the name",
-					d.section, d.subset, fq, strings.Join(slices.Compact(defined), ", "))
+			dests = append(dests, route...)
+		}
+		for _, d := range dests {
+			if d.subset == "" || d.host == "" {
+				continue
 			}
+			fq := fqdn(d.host, ns)
+			var defined []string
+			found := false
+			for _, r := range append(exact[fq], wildcards...) {
+				if hostMatches(r.host, fq) {
+					found = true
+					defined = append(defined, r.subsets...)
+				}
+			}
+			if slices.Contains(defined, d.subset) {
+				continue
+			}
+			if !found {
+				if k, ok := uncheckedRule(c, ns, fq); ok {
+					why, fix := c.WhyUnchecked(k)
+					c.Reportf(vs, analysis.CodeUnresolvedOutside,
+						"%s routes to subset %q of host %s, and no DestinationRule for that host is rendered; whether one exists cannot be checked: %s; %s",
+						d.section, d.subset, fq, why, fix)
+					continue
+				}
+				c.Reportf(vs, analysis.CodeVirtualServiceSubset,
+					"%s routes to subset %q of host %s, but no DestinationRule for that host exists; requests fail with 503 (no healthy upstream); add a DestinationRule defining the subset",
+					d.section, d.subset, fq)
+				continue
+			}
+			slices.Sort(defined)
+			c.Reportf(vs, analysis.CodeVirtualServiceSubset,
+				"%s routes to subset %q of host %s, which no DestinationRule for that host defines (subsets: %s); requests fail with 503; add the subset or fix the name",
+				d.section, d.subset, fq, strings.Join(slices.Compact(defined), ", "))
 		}
 	}
 	return nil
+}
+
+// uncheckedRule reports whether the absence of any DestinationRule for
+// host fq cannot be judged: the rule would live in the VirtualService's
+// namespace or the host's, and the app (or a context path) renders
+// DestinationRules, or the Namespace, in neither. It returns the key whose
+// absence cannot be judged, for the RG0001 message.
+func uncheckedRule(c *analysis.Context, vsNS, fq string) (manifest.Key, bool) {
+	nss := []string{vsNS}
+	if svcNS := serviceNamespace(fq); svcNS != "" && svcNS != vsNS {
+		nss = append(nss, svcNS)
+	}
+	for _, ns := range nss {
+		if c.Checkable(manifest.Key{Group: Group, Kind: "DestinationRule", Namespace: ns}) {
+			return manifest.Key{}, false
+		}
+	}
+	return manifest.Key{Group: Group, Kind: "DestinationRule", Namespace: nss[len(nss)-1]}, true
 }

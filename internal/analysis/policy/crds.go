@@ -11,22 +11,25 @@ import (
 )
 
 const (
-	syncWave        = "argocd.argoproj.io/sync-wave"
-	syncOptions     = "argocd.argoproj.io/sync-options"
-	skipDryRunOnCRD = "SkipDryRunOnMissingResource=true"
+	syncWave = "argocd.argoproj.io/sync-wave"
+	hookAnno = "argocd.argoproj.io/hook"
+	helmHook = "helm.sh/hook"
 )
 
-// CRDOrdering finds resources rendered together with the
-// CustomResourceDefinition of their kind without an Argo CD sync wave that
-// applies the CRD first (or SkipDryRunOnMissingResource): the first sync's
-// dry run fails because the kind is not known yet.
+// CRDOrdering finds custom resources that Argo CD applies before the
+// CustomResourceDefinition of their kind, which the same app renders: a
+// resource in an earlier sync wave than its CRD, or in a PreSync hook
+// while the CRD is not. A resource in the same wave as its CRD is fine:
+// Argo CD (gitops-engine's hasCRDOfGroupKind) skips the dry run for custom
+// resources whose CRD is part of the sync, and applies CRDs first within a
+// wave. That case was RG4003, now retired.
 type CRDOrdering struct{}
 
 // Metadata implements analysis.Analyzer.
 func (CRDOrdering) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "policy.CRDOrdering",
-		Description: "Finds custom resources rendered with their CRD without a sync wave that applies the CRD first.",
+		Description: "Finds custom resources that Argo CD would apply before the CRD of their kind (an earlier sync wave, or a PreSync hook).",
 		Inputs:      []manifest.GroupKind{{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}},
 	}
 }
@@ -42,17 +45,54 @@ func (CRDOrdering) Analyze(ctx context.Context, c *analysis.Context) error {
 		if kind == "" {
 			continue
 		}
-		crdWave := wave(crd)
+		crdPhase, crdWave := phase(crd), wave(crd)
 		for _, cr := range c.Objects().ByKind(group, kind) {
-			if wave(cr) > crdWave || strings.Contains(cr.Annotations()[syncOptions], skipDryRunOnCRD) {
-				continue
+			p := phase(cr)
+			switch {
+			case p < crdPhase:
+				c.Reportf(cr, analysis.CodeCRDAfterResource,
+					"this %s runs as a %s hook, before its CustomResourceDefinition %s is applied (phase %s), so the first sync fails: the kind is unknown; make the CRD a hook of the same or an earlier phase, or this object a normal resource",
+					kind, phaseNames[p], crd.Name, phaseNames[crdPhase])
+			case p == crdPhase && wave(cr) < crdWave:
+				c.Reportf(cr, analysis.CodeCRDAfterResource,
+					"this %s is in sync wave %d, before its CustomResourceDefinition %s (wave %d), so Argo CD applies it first and the first sync fails: the kind is unknown; give the CRD the same or a lower %s",
+					kind, wave(cr), crd.Name, crdWave, syncWave)
 			}
-			c.Reportf(cr, analysis.CodeCRDOrdering,
-				"this %s is rendered with its CustomResourceDefinition %s, but its sync wave (%d) is not after the CRD's (%d); the first sync can fail because the kind is unknown; annotate the CRD with a lower %s (or this object with %s: %s)",
-				kind, crd.Name, wave(cr), crdWave, syncWave, syncOptions, skipDryRunOnCRD)
 		}
 	}
 	return nil
+}
+
+// Argo CD's sync phases in order; normal resources are in Sync.
+const (
+	phasePreSync = iota
+	phaseSync
+	phasePostSync
+)
+
+var phaseNames = []string{"PreSync", "Sync", "PostSync"}
+
+// phase returns the sync phase Argo CD applies o in: its hook annotation
+// (Argo CD's, else Helm's, as Argo CD maps them), else Sync.
+func phase(o *manifest.Object) int {
+	a := o.Annotations()
+	hooks := a[hookAnno]
+	if hooks == "" {
+		switch {
+		case strings.Contains(a[helmHook], "pre-install"), strings.Contains(a[helmHook], "pre-upgrade"):
+			return phasePreSync
+		case strings.Contains(a[helmHook], "post-install"), strings.Contains(a[helmHook], "post-upgrade"):
+			return phasePostSync
+		}
+		return phaseSync
+	}
+	switch {
+	case strings.Contains(hooks, "PreSync"):
+		return phasePreSync
+	case strings.Contains(hooks, "PostSync"), strings.Contains(hooks, "SyncFail"):
+		return phasePostSync
+	}
+	return phaseSync
 }
 
 func wave(o *manifest.Object) int {

@@ -24,8 +24,10 @@ func TestImages(t *testing.T) {
 
 func TestCRDOrdering(t *testing.T) {
 	analysistest.Run(t, CRDOrdering{}, []analysistest.Case{
-		{Name: "same wave", Files: []string{"crd_unordered.yaml"}, Want: []string{"RG4003 Widget shop/same-wave"}},
+		{Name: "earlier wave and PreSync hook fire, same wave does not", Files: []string{"crd_unordered.yaml"},
+			Want: []string{"RG4004 Widget shop/earlier-wave", "RG4004 Widget shop/presync"}},
 		{Name: "CRD in an earlier wave", Files: []string{"crd_ordered.yaml"}},
+		{Name: "CRD and resource in one sync without waves (was RG4003)", Files: []string{"crd_same_sync.yaml"}},
 	})
 }
 

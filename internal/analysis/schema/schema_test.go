@@ -16,6 +16,7 @@ func TestTypes(t *testing.T) {
 			Want: []string{"RG0002 HTTPRoute apps/many", "RG0002 HTTPRoute apps/many", "RG0002 HTTPRoute apps/many"}},
 		{Name: "unknown fields", Files: []string{"unknown_fields.yaml"},
 			Want: []string{"RG0003 Ingress apps/typo", "RG0003 HTTPRoute apps/indented"}},
+		{Name: "SOPS-encrypted Secret (decrypted by Flux before it is applied)", Files: []string{"sops_secret.yaml"}},
 	})
 }
 

@@ -1,12 +1,15 @@
 -- routeguard health check for gateway.networking.k8s.io/Gateway (Argo CD resource
 -- customization). Generated from lua-health/_templates/gateway.lua; edit the template.
 --
--- Standard conditions only: status.conditions Accepted and Programmed must be True, and
--- for every status.listeners[] entry Accepted and Programmed must be True, ResolvedRefs
--- (when reported) True and Conflicted (when reported) not True; every spec.listeners[]
--- entry must have a status entry. A condition whose
--- observedGeneration is older than metadata.generation does not count. Reason Pending
--- means "still working", not failure.
+-- Standard conditions only: status.conditions Accepted and Programmed must be True and
+-- ResolvedRefs (when reported) True, and for every status.listeners[] entry Accepted and
+-- Programmed must be True, ResolvedRefs (when reported) True and Conflicted (when
+-- reported) not True; every spec.listeners[] entry must have a status entry. A condition
+-- whose observedGeneration is older than metadata.generation does not count. Reason
+-- Pending means "still working", not failure. Programmed=False is a failure only for the
+-- reasons the Gateway API defines as one (Invalid, NoResources, AddressNotUsable); for
+-- other reasons (AddressNotAssigned: an address not allocated yet, or an implementation's
+-- own) the Gateway is Progressing, as in Argo CD's own check.
 --
 -- Time: a Gateway no controller has picked up (no status, or only the CRD's default
 -- "Waiting for controller" conditions, which carry no observedGeneration) is Progressing
@@ -101,13 +104,27 @@ end
 local failed = {}
 local pending = {}
 
+-- Programmed=False reasons that mean failure rather than "not yet".
+local PROGRAMMED_FAILED = { Invalid = true, NoResources = true, AddressNotUsable = true }
+
+-- failure is true for a False condition that means failure.
+local function failure(c)
+  if c.status ~= "False" or c.reason == "Pending" then
+    return false
+  end
+  if c.type == "Programmed" then
+    return PROGRAMMED_FAILED[c.reason] == true
+  end
+  return true
+end
+
 -- check adds the verdict of one object's conditions (the Gateway or a listener).
 local function check(label, conds, required, mustBeTrue, mustNotBeTrue)
   for _, condType in ipairs(required) do
     local c, why = condition(conds, condType)
     if c == nil then
       table.insert(pending, "waiting for " .. label .. ": " .. why)
-    elseif c.status == "False" and c.reason ~= "Pending" then
+    elseif failure(c) then
       table.insert(failed, describe(label, c))
     elseif c.status ~= "True" then
       table.insert(pending, "waiting for " .. describe(label, c))
@@ -115,7 +132,7 @@ local function check(label, conds, required, mustBeTrue, mustNotBeTrue)
   end
   for _, condType in ipairs(mustBeTrue) do
     local c = condition(conds, condType)
-    if c ~= nil and c.status == "False" and c.reason ~= "Pending" then
+    if c ~= nil and failure(c) then
       table.insert(failed, describe(label, c))
     elseif c ~= nil and c.status ~= "True" then
       table.insert(pending, "waiting for " .. describe(label, c))
@@ -165,7 +182,7 @@ if not pickedUp then
   return hs
 end
 
-check("Gateway", conds, { "Accepted", "Programmed" }, {}, {})
+check("Gateway", conds, { "Accepted", "Programmed" }, { "ResolvedRefs" }, {})
 local names = {}
 local reported = {}
 for i, l in ipairs(listeners) do

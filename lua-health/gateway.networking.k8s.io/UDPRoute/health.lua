@@ -1,9 +1,13 @@
 -- routeguard health check for gateway.networking.k8s.io/UDPRoute (Argo CD resource
 -- customization). Generated from lua-health/_templates/route.lua; edit the template.
 --
--- Standard conditions only: for every entry of status.parents (one per parent and
--- controller), Accepted and ResolvedRefs must be True for the object's current generation.
--- A condition whose observedGeneration is older than metadata.generation does not count.
+-- Standard conditions: for every entry of status.parents (one per parent and
+-- controller), Accepted and ResolvedRefs must be True for the object's current generation;
+-- Programmed, which some implementations report, must be True when reported (not True is
+-- Progressing, as in Argo CD's own check). A condition whose observedGeneration is older than
+-- metadata.generation does not count. An entry whose Accepted is stale is left
+-- aside while another entry is current (its controller may never update it); with no current
+-- entry the object waits.
 -- Malformed status (not an object, lists that are not lists) is Degraded with a message.
 --
 -- Time: when no controller has reported status
@@ -19,6 +23,7 @@ local os = require("os")
 local KIND = "UDPRoute"
 local SPEC_REFS = "parentRefs"
 local NEED_RESOLVED = true
+local SKIP_STALE_ENTRIES = true
 
 local hs = {}
 
@@ -66,11 +71,17 @@ local function refLabel(ref)
   return label
 end
 
+-- refKey identifies a parentRef. Without metadata.namespace (a manifest rather than an object
+-- from the API server) a parentRef's namespace cannot be resolved, so it is left out.
 local function refKey(ref)
   if not isMap(ref) then
     return ""
   end
-  return str(ref.namespace, namespace) .. "/" .. str(ref.name, "") .. "#" .. str(ref.sectionName, "") .. ":" .. str(ref.port, "")
+  local ns = ""
+  if namespace ~= "" then
+    ns = str(ref.namespace, namespace)
+  end
+  return ns .. "/" .. str(ref.name, "") .. "#" .. str(ref.sectionName, "") .. ":" .. str(ref.port, "")
 end
 
 -- olderThanWait compares RFC 3339 UTC strings, which sort like the times they name:
@@ -97,7 +108,7 @@ local function noStatusVerdict(what)
 end
 
 -- condition returns the first condition of a type when it counts for the current generation, or
--- nil and a reason it does not.
+-- nil, a reason it does not and whether that is because it is stale.
 local function condition(conds, condType)
   local found = nil
   for _, c in ipairs(conds) do
@@ -106,13 +117,13 @@ local function condition(conds, condType)
     end
   end
   if found == nil then
-    return nil, condType .. " not reported"
+    return nil, condType .. " not reported", false
   end
   local observed = tonumber(found.observedGeneration)
   if observed ~= nil and type(generation) == "number" and observed < generation then
-    return nil, condType .. " was reported for generation " .. tostring(observed) .. ", the " .. KIND .. " is at generation " .. tostring(generation)
+    return nil, condType .. " was reported for generation " .. tostring(observed) .. ", the " .. KIND .. " is at generation " .. tostring(generation), true
   end
-  return found, nil
+  return found, nil, false
 end
 
 local function describe(label, c)
@@ -147,6 +158,7 @@ end
 local failed = {}
 local pending = {}
 local ready = {}
+local stale = {}
 local reported = {}
 for i, entry in ipairs(entries) do
   if not isMap(entry) then
@@ -161,8 +173,9 @@ for i, entry in ipairs(entries) do
     if not isList(conds) then
       table.insert(failed, label .. ": conditions is not a list")
     else
-      local accepted, whyA = condition(conds, "Accepted")
+      local accepted, whyA, acceptedStale = condition(conds, "Accepted")
       local resolved, whyR = condition(conds, "ResolvedRefs")
+      local programmed = condition(conds, "Programmed")
       local bad = false
       for _, c in ipairs({ accepted, resolved }) do
         if c ~= nil and c.status == "False" and c.reason ~= "Pending" then
@@ -171,7 +184,9 @@ for i, entry in ipairs(entries) do
         end
       end
       if not bad then
-        if accepted == nil then
+        if acceptedStale and SKIP_STALE_ENTRIES then
+          table.insert(stale, "waiting for " .. label .. ": " .. whyA)
+        elseif accepted == nil then
           table.insert(pending, "waiting for " .. label .. ": " .. whyA)
         elseif accepted.status ~= "True" then
           table.insert(pending, "waiting for " .. describe(label, accepted))
@@ -179,11 +194,21 @@ for i, entry in ipairs(entries) do
           table.insert(pending, "waiting for " .. label .. ": " .. whyR)
         elseif resolved ~= nil and resolved.status ~= "True" then
           table.insert(pending, "waiting for " .. describe(label, resolved))
+        elseif programmed ~= nil and programmed.status ~= "True" then
+          table.insert(pending, "waiting for " .. describe(label, programmed))
         else
           table.insert(ready, label)
         end
       end
     end
+  end
+end
+-- Entries whose Accepted is from an older generation are left aside when another entry
+-- speaks for the current one: a controller may never update (or remove) the entry of a
+-- parentRef it no longer serves. With no current entry at all, the route waits for them.
+if #ready == 0 and #pending == 0 then
+  for _, text in ipairs(stale) do
+    table.insert(pending, text)
   end
 end
 

@@ -1,7 +1,10 @@
 // Command testplugin is the plugin internal/plugins' tests run. Its config
 // picks a behaviour: mode ok (one TP001 finding per Service), env (one
 // TP002 finding per environment variable it sees), crash, hang,
-// undeclared (a code it does not declare).
+// undeclared (a code it does not declare), parentenv (one TP002 finding
+// with what it could read of routeguard's /proc/<ppid>/environ), daemonize
+// (starts a detached grandchild in a session of its own that writes its
+// pid to config's pidFile and lives on, then hangs).
 // Built with -ldflags "-X main.protocol=1" it speaks protocol 1, as a
 // plugin built against an older SDK does.
 package main
@@ -9,8 +12,11 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
@@ -21,8 +27,12 @@ import (
 var protocol = "" // empty: sdk.ProtocolVersion
 
 type config struct {
-	Mode string `json:"mode"`
+	Mode    string `json:"mode"`
+	PIDFile string `json:"pidFile"`
 }
+
+// daemonEnv turns the binary into the daemonized grandchild.
+const daemonEnv = "TESTPLUGIN_DAEMON_PIDFILE"
 
 type testPlugin struct{}
 
@@ -47,6 +57,21 @@ func (testPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding,
 		time.Sleep(time.Minute)
 	case "hang":
 		select {} // ignores the deadline
+	case "parentenv":
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/environ")
+		msg := "read: " + strings.ReplaceAll(string(data), "\x00", " ")
+		if err != nil {
+			msg = "refused: " + err.Error()
+		}
+		return []sdk.Finding{sdk.Findingf(&req.Objects[0], "TP002", "%s", msg)}, nil
+	case "daemonize":
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), daemonEnv+"="+cfg.PIDFile)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		select {} // and hang past the deadline
 	case "undeclared":
 		return []sdk.Finding{{Code: "XX999", Message: "not declared", Object: req.Objects[0].Ref()}}, nil
 	case "env":
@@ -67,6 +92,13 @@ func (testPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding,
 }
 
 func main() {
+	if pidFile := os.Getenv(daemonEnv); pidFile != "" {
+		// The grandchild: detached from the plugin's process group and
+		// session, it would outlive a kill of the group.
+		os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(10 * time.Minute)
+		return
+	}
 	cfg := sdk.ServeConfig(testPlugin{})
 	if v, err := strconv.Atoi(protocol); err == nil {
 		cfg.HandshakeConfig.ProtocolVersion = uint(v)

@@ -1,0 +1,72 @@
+package gatewayapi
+
+import (
+	"context"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// ParametersRefs checks the parametersRef of GatewayClasses and of
+// Gateways' spec.infrastructure: a kind implementations read, naming an
+// object that exists where that can be judged.
+type ParametersRefs struct{}
+
+// Metadata implements analysis.Analyzer.
+func (ParametersRefs) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "gatewayapi.ParametersRefs",
+		Description: "Checks that GatewayClass and Gateway parametersRefs name a known kind and an object that exists.",
+		Inputs: []manifest.GroupKind{
+			{Group: Group, Kind: "GatewayClass"}, {Group: Group, Kind: "Gateway"}, {Kind: "ConfigMap"}, {Kind: "Secret"}, crdInput,
+			{Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "gateway.kgateway.dev", Kind: "GatewayParameters"},
+			{Group: "cilium.io", Kind: "CiliumGatewayClassConfig"}, {Group: "gateway.nginx.org", Kind: "NginxProxy"},
+			{Group: "gateway-operator.konghq.com", Kind: "GatewayConfiguration"}, {Group: "networking.gke.io", Kind: "GCPGatewayPolicy"},
+		},
+	}
+}
+
+// refKindParameters: parametersRef kinds. Any kind is implementation-
+// specific; these are the ones implementations document.
+var refKindParameters = refField{core: []string{"ConfigMap", "Secret"}, known: []manifest.GroupKind{
+	{Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"},
+	{Group: "gateway.kgateway.dev", Kind: "GatewayParameters"},
+	{Group: "cilium.io", Kind: "CiliumGatewayClassConfig"},
+	{Group: "gateway.nginx.org", Kind: "NginxProxy"},
+	{Group: "gateway-operator.konghq.com", Kind: "GatewayConfiguration"},
+	{Group: "networking.gke.io", Kind: "GCPGatewayPolicy"},
+}}
+
+// Analyze implements analysis.Analyzer.
+func (ParametersRefs) Analyze(ctx context.Context, c *analysis.Context) error {
+	for _, gc := range c.Objects().ByKind(Group, "GatewayClass") {
+		if ref := field.Map(gc.Body, "spec", "parametersRef"); ref != nil {
+			checkParametersRef(c, gc, ref, field.String(ref, "namespace"), "GatewayClass")
+		}
+	}
+	for _, gw := range c.Objects().ByKind(Group, "Gateway") {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if ref := field.Map(gw.Body, "spec", "infrastructure", "parametersRef"); ref != nil {
+			checkParametersRef(c, gw, ref, c.Namespace(gw), "Gateway")
+		}
+	}
+	return nil
+}
+
+func checkParametersRef(c *analysis.Context, o *manifest.Object, ref map[string]any, ns, owner string) {
+	key := manifest.Key{Group: field.String(ref, "group"), Kind: field.String(ref, "kind"), Namespace: ns, Name: field.String(ref, "name")}
+	if key.Kind == "" || key.Name == "" {
+		return // the schema analyzer reports it
+	}
+	consequence := "the " + owner + " is not Accepted (InvalidParameters)"
+	if checkRefKind(c, o, "parametersRef", refKindParameters, key, consequence) == kindUnknown {
+		return
+	}
+	if _, scope := c.Resolve(key); scope == analysis.ScopeMissing {
+		c.Reportf(o, analysis.CodeParametersRef,
+			"parametersRef names %s, which does not exist; %s; fix the reference or add the object", key, consequence)
+	}
+}

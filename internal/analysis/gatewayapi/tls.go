@@ -1,0 +1,152 @@
+package gatewayapi
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/internal/tlsdata"
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// GatewayTLS checks a Gateway's spec.tls: the CA certificates of frontend
+// client certificate validation (default and per port) and the client
+// certificate the Gateway presents to backends.
+type GatewayTLS struct{}
+
+// Metadata implements analysis.Analyzer.
+func (GatewayTLS) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name: "gatewayapi.GatewayTLS",
+		Description: "Checks a Gateway's spec.tls: frontend validation CA references and the backend client certificate " +
+			"(kind, existence, contents, ReferenceGrant), and per-port settings for ports no HTTPS listener uses.",
+		Inputs: append([]manifest.GroupKind{
+			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ReferenceGrant"},
+			{Kind: "Secret"}, {Kind: "ConfigMap"}, {Kind: "Namespace"}, crdInput,
+		}, producerInputs()...),
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (GatewayTLS) Analyze(ctx context.Context, c *analysis.Context) error {
+	for _, gw := range c.Objects().ByKind(Group, "Gateway") {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		tls := field.Map(gw.Body, "spec", "tls")
+		if tls == nil {
+			continue
+		}
+		for _, ref := range field.Maps(tls, "frontend", "default", "validation", "caCertificateRefs") {
+			checkTLSRef(c, gw, "tls.frontend.default validation caCertificateRef", refKindCA, ref, true)
+		}
+		https := map[int64]bool{}
+		for _, l := range listenersOf(gw) {
+			if l.protocol == "HTTPS" {
+				https[l.port] = true
+			}
+		}
+		for _, pp := range field.Maps(tls, "frontend", "perPort") {
+			port, _ := field.Int(pp, "port")
+			where := fmt.Sprintf("tls.frontend.perPort port %d validation caCertificateRef", port)
+			for _, ref := range field.Maps(pp, "tls", "validation", "caCertificateRefs") {
+				checkTLSRef(c, gw, where, refKindCA, ref, true)
+			}
+			if !https[port] {
+				c.Reportf(gw, analysis.CodeTLSSettings,
+					"tls.frontend.perPort configures client certificate validation for port %d, but no HTTPS listener of this Gateway uses that port, so it applies to nothing; fix the port",
+					port)
+			}
+		}
+		if ref := field.Map(tls, "backend", "clientCertificateRef"); ref != nil {
+			checkTLSRef(c, gw, "tls.backend clientCertificateRef", refKindCertificate, ref, true)
+		}
+	}
+	return nil
+}
+
+// checkTLSRef checks one reference to a certificate Secret or CA bundle
+// made by o (a Gateway, ListenerSet or BackendTLSPolicy): its kind, the
+// ReferenceGrant a cross-namespace reference needs (when namespaced), that
+// the object exists when that can be judged, and that its data parses.
+func checkTLSRef(c *analysis.Context, o *manifest.Object, where string, f refField, ref map[string]any, namespaced bool) {
+	ownNS := c.Namespace(o)
+	key := manifest.Key{Group: field.String(ref, "group"), Kind: field.String(ref, "kind"), Namespace: ownNS, Name: field.String(ref, "name")}
+	if key.Kind == "" {
+		key.Kind = f.core[0]
+	}
+	if ns := field.String(ref, "namespace"); namespaced && ns != "" {
+		key.Namespace = ns
+	}
+	if key.Name == "" {
+		return // the schema analyzer reports it
+	}
+	consequence := "TLS that needs it fails"
+	if checkRefKind(c, o, where, f, key, consequence) != kindCore {
+		return
+	}
+	target, scope := c.Resolve(key)
+	if key.Namespace != ownNS {
+		switch checkGrant(c, o.Kind, ownNS, key, scope.Found()) {
+		case grantUnknown:
+			why, fix := c.WhyUnchecked(grantKey(key.Namespace))
+			c.Reportf(o, analysis.CodeUnresolvedOutside,
+				"%s names %s in another namespace; whether a ReferenceGrant there admits it cannot be checked: %s; %s",
+				where, key, why, fix)
+		case grantMissing:
+			c.Reportf(o, analysis.CodeCertificateNoGrant,
+				"%s names %s %s in another namespace and no ReferenceGrant in %q admits %ss from %q; %s; add one (from: group %s, kind %s, namespace %s; to: kind %s)",
+				where, key.Kind, analysis.QualifiedName(key.Namespace, key.Name), key.Namespace, o.Kind, ownNS, consequence, Group, o.Kind, ownNS, key.Kind)
+			return
+		}
+	}
+	switch {
+	case scope.Found():
+		if p := tlsdata.ContentProblem(target); p != "" {
+			c.Reportf(o, analysis.CodeTLSRefMalformed,
+				"%s names %s, but %s; the reference is invalid and %s; fix its data", where, key, p, consequence)
+		}
+	case missingTLSObject(c, o, key):
+		c.Reportf(o, analysis.CodeTLSRefNotFound,
+			"%s names %s, which this app does not render although it renders %ss in namespace %q, and nothing it renders creates it (cert-manager Certificate, ExternalSecret, SealedSecret, ...); unless another app or tool creates it, %s; fix the name, or suppress %s for this object if it is created elsewhere",
+			where, key, key.Kind, key.Namespace, consequence, analysis.CodeTLSRefNotFound)
+	}
+}
+
+// missingTLSObject reports whether a certificate Secret or CA ConfigMap is
+// missing as far as the rendered objects tell: the app (or a context path)
+// renders that kind in that namespace, no unrendered scope covers it,
+// nothing rendered creates it, and (for Secrets of a Gateway) cert-manager's
+// gateway-shim does not create the Gateway's certificates. Certificates are
+// often created outside Git, so this is a warning (RG1401), not an error.
+func missingTLSObject(c *analysis.Context, o *manifest.Object, key manifest.Key) bool {
+	if !c.RendersKind(manifest.GroupKind{Kind: key.Kind}, key.Namespace) || !c.Checkable(key) {
+		return false
+	}
+	if produced(c, key.Kind, key.Namespace, key.Name) {
+		return false
+	}
+	return key.Kind != "Secret" || !tlsdata.ShimmedByCertManager(o)
+}
+
+// checkTLSOptions reports TLS option keys that are neither domain-prefixed
+// nor defined by Gateway API (which reserves un-prefixed names and defines
+// none in v1.6).
+func checkTLSOptions(c *analysis.Context, o *manifest.Object, where string, options map[string]any) {
+	var bad []string
+	for k := range options {
+		if !strings.Contains(k, "/") {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	slices.Sort(bad)
+	c.Reportf(o, analysis.CodeTLSSettings,
+		"%s sets tls.options %s, which are neither domain-prefixed (example.com/option) nor defined by Gateway API; implementations ignore them; use your implementation's prefixed option names",
+		where, strings.Join(bad, ", "))
+}

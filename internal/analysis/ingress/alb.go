@@ -1,0 +1,70 @@
+package ingress
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// albAction is the part of an AWS Load Balancer Controller action
+// (annotation alb.ingress.kubernetes.io/actions.<name>) that names
+// Services: a forward action's target groups.
+type albAction struct {
+	Type          string `json:"type"`
+	ForwardConfig *struct {
+		TargetGroups []struct {
+			ServiceName string          `json:"serviceName"`
+			ServicePort json.RawMessage `json:"servicePort"`
+		} `json:"targetGroups"`
+	} `json:"forwardConfig"`
+}
+
+// checkALBAction checks a backend written the ALB controller's way
+// (service.name: <action>, port.name: use-annotation): the action
+// annotation exists and parses, and the Services its forward action names
+// exist and have the ports.
+func checkALBAction(c *analysis.Context, ing *manifest.Object, where, action string) {
+	key := albActionPrefix + action
+	raw, ok := ing.Annotations()[key]
+	if !ok {
+		c.Reportf(ing, analysis.CodeIngressALBAction,
+			"%s uses port.name %s, so service.name %q names an AWS Load Balancer Controller action, but the annotation %s is missing; the controller cannot build the rule; add the annotation, or name a Service and its port",
+			where, albUseAnnotation, action, key)
+		return
+	}
+	var a albAction
+	if err := json.Unmarshal([]byte(raw), &a); err != nil {
+		c.Reportf(ing, analysis.CodeIngressALBAction,
+			"annotation %s (used by %s) is not valid action JSON: %v; the controller cannot build the rule; fix the JSON", key, where, err)
+		return
+	}
+	if a.ForwardConfig == nil {
+		return // fixed-response, redirect, or forward to a target group ARN: no Service
+	}
+	for _, tg := range a.ForwardConfig.TargetGroups {
+		if tg.ServiceName == "" {
+			continue
+		}
+		checkService(c, ing, fmt.Sprintf("action %q (annotation %s) of %s", action, key, where), tg.ServiceName, albPort(tg.ServicePort))
+	}
+}
+
+// albPort reads a target group's servicePort: a number, or a string that
+// is a number or a port name; nil when absent.
+func albPort(raw json.RawMessage) any {
+	var n int64
+	if json.Unmarshal(raw, &n) == nil {
+		return n
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil || s == "" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n
+	}
+	return s
+}

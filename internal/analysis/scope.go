@@ -1,0 +1,183 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Scope says where Context.Resolve found (or did not find) an object.
+type Scope int
+
+const (
+	// ScopeRendered: the object is in the rendered set.
+	ScopeRendered Scope = iota
+	// ScopeContext: the object is among the context paths' objects.
+	ScopeContext
+	// ScopeMissing: the object is nowhere, and the app (or a context path)
+	// renders objects of its kind in its namespace, or the Namespace
+	// object itself, so the reference is dangling.
+	ScopeMissing
+	// ScopeOutside: the object is nowhere, and nothing rendered says what
+	// its namespace holds of its kind (or an unrendered scope covers it),
+	// so the reference cannot be checked.
+	ScopeOutside
+)
+
+// Found reports whether the object was found (rendered or context).
+func (s Scope) Found() bool { return s == ScopeRendered || s == ScopeContext }
+
+// UnrenderedScope names objects that may exist although routeguard could
+// not render them: what a HelmRelease whose chart could not be fetched, a
+// Helm dependency that is not vendored, a Flux Kustomization from another
+// source, or an Argo CD Application whose source is in another repository
+// would create. A reference into such a scope is never
+// dangling: the checks report RG0001 ("cannot be checked") with Reason.
+type UnrenderedScope struct {
+	// Namespace the objects would land in; "*" for any namespace and for
+	// cluster-scoped objects. "" stands for cluster-scoped objects only.
+	Namespace string
+	// Kinds limits the scope to these kinds; empty: every kind.
+	Kinds []manifest.GroupKind
+	// Reason says what could not be rendered, for the finding's message
+	// (e.g. `HelmRelease media/jellyfin: its chart comes from an
+	// OCIRepository, which cannot be fetched offline`).
+	Reason string
+}
+
+// Covers reports whether the scope covers an object of gk in ns ("" for
+// cluster-scoped objects).
+func (u UnrenderedScope) Covers(gk manifest.GroupKind, ns string) bool {
+	if u.Namespace != "*" && u.Namespace != ns {
+		return false
+	}
+	if len(u.Kinds) == 0 {
+		return true
+	}
+	for _, k := range u.Kinds {
+		if k == gk || (k.Group == gk.Group && k.Kind == "*") {
+			return true
+		}
+	}
+	return false
+}
+
+// nsKind is one (namespace, kind) the app or a context path renders
+// objects of; {ns, "", "Namespace"} records a rendered Namespace object.
+type nsKind struct {
+	ns string
+	gk manifest.GroupKind
+}
+
+var namespaceGK = manifest.GroupKind{Kind: "Namespace"}
+
+func (c *Context) presence(sets ...*manifest.Set) map[nsKind]bool {
+	out := map[nsKind]bool{}
+	for _, s := range sets {
+		for _, o := range s.Objects() {
+			gk := o.GroupKind()
+			out[nsKind{c.Namespace(o), gk}] = true
+			if gk == namespaceGK {
+				out[nsKind{o.Name, namespaceGK}] = true
+			}
+		}
+	}
+	return out
+}
+
+// Checkable reports whether the absence of the object k names can be
+// judged: the app or a context path renders objects of k's kind in k's
+// namespace, or the Namespace object itself (for cluster-scoped kinds:
+// any object of the kind), and no unrendered scope covers k. Only then is
+// a reference to an absent object dangling; otherwise it cannot be checked.
+func (c *Context) Checkable(k manifest.Key) bool {
+	gk := manifest.GroupKind{Group: k.Group, Kind: k.Kind}
+	if _, ok := c.unrenderedScope(gk, k.Namespace); ok {
+		return false
+	}
+	if c.present[nsKind{k.Namespace, gk}] {
+		return true
+	}
+	return k.Namespace != "" && c.present[nsKind{k.Namespace, namespaceGK}]
+}
+
+// RendersKind reports whether the app or a context path renders objects of
+// gk in ns (for cluster-scoped kinds, ns is "").
+func (c *Context) RendersKind(gk manifest.GroupKind, ns string) bool {
+	return c.present[nsKind{ns, gk}]
+}
+
+func (c *Context) unrenderedScope(gk manifest.GroupKind, ns string) (UnrenderedScope, bool) {
+	for _, u := range c.unrendered {
+		if u.Covers(gk, ns) {
+			return u, true
+		}
+	}
+	return UnrenderedScope{}, false
+}
+
+// Resolve looks k up in the rendered set, then in the context objects.
+// k.Namespace must be filled in for namespaced kinds. Objects that name no
+// namespace are found under the default namespace too. An object found in
+// neither is ScopeMissing when Checkable(k), else ScopeOutside.
+func (c *Context) Resolve(k manifest.Key) (*manifest.Object, Scope) {
+	if o, ok := lookup(c.set, k, c.defaultNS); ok {
+		return o, ScopeRendered
+	}
+	if o, ok := lookup(c.contextSet, k, c.defaultNS); ok {
+		return o, ScopeContext
+	}
+	if c.Checkable(k) {
+		return nil, ScopeMissing
+	}
+	return nil, ScopeOutside
+}
+
+func lookup(s *manifest.Set, k manifest.Key, defaultNS string) (*manifest.Object, bool) {
+	if o, ok := s.Get(k); ok {
+		return o, true
+	}
+	if k.Namespace == defaultNS {
+		k.Namespace = ""
+		return s.Get(k)
+	}
+	return nil, false
+}
+
+// ReportOutside reports (RG0001) that o refers, as what, to target, whose
+// absence cannot be judged (see Checkable); the message says why.
+func (c *Context) ReportOutside(o *manifest.Object, what string, target manifest.Key) {
+	c.Reportf(o, CodeUnresolvedOutside, "%s", c.OutsideMessage(what, target))
+}
+
+// OutsideMessage is the text of an RG0001 finding: "<what> names
+// <target>, which cannot be checked: <why>; <what to do>".
+func (c *Context) OutsideMessage(what string, target manifest.Key) string {
+	why, fix := c.WhyUnchecked(target)
+	return fmt.Sprintf("%s names %s, which cannot be checked: %s; %s", what, target, why, fix)
+}
+
+// WhyUnchecked says why the absence of target cannot be judged (an
+// unrendered scope covers it, or nothing rendered holds its kind in its
+// namespace) and what to do about it, for RG0001 messages.
+func (c *Context) WhyUnchecked(target manifest.Key) (why, fix string) {
+	gk := manifest.GroupKind{Group: target.Group, Kind: target.Kind}
+	if u, ok := c.unrenderedScope(gk, target.Namespace); ok {
+		return "it may be among the objects routeguard could not render (" + u.Reason + ")",
+			"render that source to check it, or suppress " + CodeUnresolvedOutside + " for this object"
+	}
+	why = fmt.Sprintf("this app renders no %s in namespace %q (nor the Namespace), so another app may deploy it", target.Kind, target.Namespace)
+	if target.Namespace == "" {
+		why = "this app renders no " + target.Kind + ", so another app may deploy it"
+	}
+	return why, "add the path that renders it to contextPaths in .routeguard.yaml, or suppress " + CodeUnresolvedOutside + " for this object"
+}
+
+// QualifiedName renders "ns/name", or "name" when ns is empty (a
+// cluster-scoped object), never "/name".
+func QualifiedName(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}

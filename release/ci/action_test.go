@@ -1,0 +1,275 @@
+package ci
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// actionStep is one step of action.yml.
+type actionStep struct {
+	ID    string            `yaml:"id"`
+	If    string            `yaml:"if"`
+	Run   string            `yaml:"run"`
+	Uses  string            `yaml:"uses"`
+	Env   map[string]string `yaml:"env"`
+	With  map[string]string `yaml:"with"`
+	Shell string            `yaml:"shell"`
+}
+
+// actionRun is what running the action's steps left behind.
+type actionRun struct {
+	outputs map[string]map[string]string // step id -> outputs
+	ran     map[string]bool              // run steps that ran
+	failed  string                       // the step that failed, if any
+	log     string                       // stdout and stderr of every step
+	summary string
+	path    []string // GITHUB_PATH additions
+}
+
+var (
+	exprRE = regexp.MustCompile(`^\$\{\{ (inputs|steps\.([a-z-]+)\.outputs)\.([a-z-]+) \}\}$`)
+	condRE = regexp.MustCompile(`^steps\.([a-z-]+)\.outputs\.([a-z-]+) != '([^']*)'$`)
+)
+
+// runAction runs the action's run: steps as the runner does (bash
+// --noprofile --norc -eo pipefail, env from the step's env:, outputs and
+// PATH through the GITHUB_* files) in the repository root. Steps that use
+// another action are not run; their condition is checked by the callers
+// through the outputs it reads.
+func runAction(t *testing.T, inputs map[string]string) *actionRun {
+	t.Helper()
+	a, _ := readAction(t)
+	value := func(name string) string {
+		if v, ok := inputs[name]; ok {
+			return v
+		}
+		if in, ok := a.Inputs[name]; ok && in.Default != nil {
+			return *in.Default
+		}
+		return ""
+	}
+	for name := range inputs {
+		if _, ok := a.Inputs[name]; !ok {
+			t.Fatalf("action.yml has no input %q", name)
+		}
+	}
+	temp := t.TempDir()
+	r := &actionRun{outputs: map[string]map[string]string{}, ran: map[string]bool{}}
+	summary := filepath.Join(temp, "summary.md")
+	ghPath := filepath.Join(temp, "path")
+	runnerArch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
+	for i, n := range a.Runs.Steps {
+		var s actionStep
+		if err := n.Decode(&s); err != nil {
+			t.Fatal(err)
+		}
+		if s.If != "" && s.Uses == "" {
+			m := condRE.FindStringSubmatch(s.If)
+			if m == nil {
+				t.Fatalf("step %s: condition %q is not one this test evaluates", s.ID, s.If)
+			}
+			if r.outputs[m[1]][m[2]] == m[3] {
+				continue
+			}
+		}
+		if s.Uses != "" || r.failed != "" {
+			continue
+		}
+		env := []string{"HOME=" + t.TempDir(), "RUNNER_OS=Linux", "RUNNER_ARCH=" + runnerArch, "RUNNER_TEMP=" + temp,
+			"GITHUB_STEP_SUMMARY=" + summary, "GITHUB_PATH=" + ghPath, "GITHUB_EVENT_NAME=push"}
+		path := os.Getenv("PATH")
+		for _, p := range r.path {
+			path = p + string(os.PathListSeparator) + path
+		}
+		env = append(env, "PATH="+path)
+		for k, v := range s.Env {
+			m := exprRE.FindStringSubmatch(v)
+			if m == nil {
+				t.Fatalf("step %s: env %s = %q is not an expression this test evaluates", s.ID, k, v)
+			}
+			if m[1] == "inputs" {
+				env = append(env, k+"="+value(m[3]))
+			} else {
+				env = append(env, k+"="+r.outputs[m[2]][m[3]])
+			}
+		}
+		out := filepath.Join(temp, fmt.Sprintf("output-%d", i))
+		env = append(env, "GITHUB_OUTPUT="+out)
+		script := filepath.Join(temp, fmt.Sprintf("step-%d.sh", i))
+		if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+		cmd.Dir = root
+		cmd.Env = env
+		var log bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &log, &log
+		err := cmd.Run()
+		r.log += log.String()
+		r.ran[s.ID] = true
+		if err != nil {
+			r.failed = s.ID
+		}
+		r.outputs[s.ID] = readKV(t, out)
+		if data, err := os.ReadFile(ghPath); err == nil {
+			r.path = strings.Fields(string(data))
+		}
+	}
+	if data, err := os.ReadFile(summary); err == nil {
+		r.summary = string(data)
+	}
+	return r
+}
+
+func readKV(t *testing.T, file string) map[string]string {
+	t.Helper()
+	kv := map[string]string{}
+	data, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return kv
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			kv[k] = v
+		}
+	}
+	return kv
+}
+
+func TestActionRuns(t *testing.T) {
+	tests := []struct {
+		name     string
+		inputs   map[string]string
+		oracle   []string // routeguard's own command line with the same meaning
+		wantCode string
+		summary  []string
+	}{
+		{
+			name:     "analyze with findings",
+			inputs:   map[string]string{"paths": "examples/broken/dangling-service"},
+			oracle:   []string{"analyze", "examples/broken/dangling-service", "-o", "sarif"},
+			wantCode: "1",
+			summary:  []string{"### routeguard analyze", "**Findings reach the failing severity.**", "findings in total."},
+		},
+		{
+			name:     "analyze, several paths, failing only on errors",
+			inputs:   map[string]string{"paths": "examples/apps/routing/gateways\nexamples/apps/routing/ingresses", "args": "--fail-on error"},
+			oracle:   []string{"analyze", "examples/apps/routing/gateways", "examples/apps/routing/ingresses", "--fail-on", "error", "-o", "sarif"},
+			wantCode: "0",
+			summary:  []string{"No finding reaches the failing severity."},
+		},
+		{
+			name:     "flux build",
+			inputs:   map[string]string{"command": "flux-build", "paths": "examples/flux/clusters/prod", "args": "--all"},
+			oracle:   []string{"flux", "build", "examples/flux/clusters/prod", "--all", "--report", "sarif"},
+			summary:  []string{"### routeguard flux-build", "findings in total."},
+			wantCode: "", // whatever routeguard says
+		},
+		{
+			name:     "routeguard cannot finish",
+			inputs:   map[string]string{"paths": "examples/no-such-app"},
+			wantCode: "2",
+			summary:  []string{"**routeguard could not finish (exit 2):**", "examples/no-such-app"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false)}
+			for k, v := range tt.inputs {
+				in[k] = v
+			}
+			r := runAction(t, in)
+			if !r.ran["install"] || r.outputs["install"] == nil || len(r.path) != 1 {
+				t.Fatalf("install did not put routeguard on PATH (failed: %q):\n%s", r.failed, r.log)
+			}
+			if !strings.Contains(r.log, "routeguard v") && !strings.Contains(r.log, "routeguard dev") {
+				t.Errorf("install did not run `routeguard version`:\n%s", r.log)
+			}
+			for _, n := range []string{"routeguard", "routeguard-istio"} {
+				if _, err := os.Stat(filepath.Join(r.path[0], n)); err != nil {
+					t.Errorf("installed: %v", err)
+				}
+			}
+			code := r.outputs["run"]["exit-code"]
+			want := tt.wantCode
+			var oracleOut []byte
+			if tt.oracle != nil {
+				var c int
+				c, oracleOut = routeguardExit(t, root, tt.oracle...)
+				if want == "" {
+					want = fmt.Sprint(c)
+				} else if fmt.Sprint(c) != want {
+					t.Fatalf("routeguard %s exits %d; the test expects %s", strings.Join(tt.oracle, " "), c, want)
+				}
+			}
+			if code != want {
+				t.Fatalf("exit-code = %q, want %s\n%s", code, want, r.log)
+			}
+			sarif := r.outputs["run"]["sarif-file"]
+			if want == "2" {
+				if sarif != "" {
+					t.Errorf("sarif-file = %q after exit 2: the upload would close every alert", sarif)
+				}
+			} else {
+				data, err := os.ReadFile(sarif)
+				if err != nil {
+					t.Fatalf("sarif-file: %v", err)
+				}
+				if !bytes.Equal(data, oracleOut) {
+					t.Errorf("the SARIF report differs from `routeguard %s`", strings.Join(tt.oracle, " "))
+				}
+			}
+			for _, s := range tt.summary {
+				if !strings.Contains(r.summary, s) {
+					t.Errorf("summary lacks %q:\n%s", s, r.summary)
+				}
+			}
+			if _, err := exec.LookPath("jq"); err == nil && want == "1" && !strings.Contains(r.summary, "| error | RG1101 | examples/broken/dangling-service/app.yaml:") {
+				t.Errorf("summary lacks the finding's row:\n%s", r.summary)
+			}
+			// The last step fails the action exactly when routeguard did not exit 0.
+			if failed := r.failed == "fail"; failed != (want != "0") || r.ran["fail"] != (want != "0") {
+				t.Errorf("fail step ran=%v failed=%v for exit %s (failed step %q)\n%s", r.ran["fail"], failed, want, r.failed, r.log)
+			}
+		})
+	}
+}
+
+func TestActionRefusesBadInput(t *testing.T) {
+	tests := []struct {
+		name   string
+		inputs map[string]string
+		tamper bool
+		step   string
+		log    string
+	}{
+		{name: "checksum mismatch", tamper: true, step: "install", log: "but the release's checksums.txt says"},
+		{name: "not a version", inputs: map[string]string{"version": "latest; rm -rf /"}, step: "install", log: "input version must name a release such as v0.1.0"},
+		{name: "no such release", inputs: map[string]string{"version": "v9.9.9"}, step: "install", log: "is v9.9.9 a routeguard release?"},
+		{name: "unknown command", inputs: map[string]string{"command": "render"}, step: "run", log: "input command must be analyze or flux-build, got 'render'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, tt.tamper)}
+			for k, v := range tt.inputs {
+				in[k] = v
+			}
+			r := runAction(t, in)
+			if r.failed != tt.step || !strings.Contains(r.log, tt.log) {
+				t.Errorf("failed step %q, want %q with %q in the log:\n%s", r.failed, tt.step, tt.log, r.log)
+			}
+			if tt.step == "install" && len(r.path) != 0 {
+				t.Errorf("a refused install still added %v to PATH", r.path)
+			}
+		})
+	}
+}
