@@ -89,12 +89,16 @@ func (f *argocdFlags) build(cmd *cobra.Command, env *Env, paths []string) (*argo
 			apiVersions = strings.Split(v, ",")
 		}
 	}
+	host, err := pluginHost(env, "")
+	if err != nil {
+		return nil, err
+	}
 	return argocd.Build(cmd.Context(), argocd.Options{
 		RepoRoot: root, Roots: paths, RepoURLs: f.repoURLs, Clusters: clusters, ClustersKnown: len(clusters) > 0,
 		AppNamespace: f.appNamespace, AllowNetwork: f.allowNetwork,
 		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), APIVersions: apiVersions,
 		Revision: f.revision, PluginDiscovery: f.pluginDiscovery, NewGitFileGlobbing: f.newGlobbing,
-		Plugins:      pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+		Plugins:      host,
 		MaxFileBytes: f.maxFileMiB << 20,
 	})
 }
@@ -297,8 +301,12 @@ exit 1 when a finding reaches the failing severity.`,
 			if err != nil {
 				return fail("%v", err)
 			}
+			host, err := pluginHost(env, af.plugins)
+			if err != nil {
+				return fail("%v", err)
+			}
 			outcomes, err := argocd.Analyze(cmd.Context(), res, argocd.AnalyzeOptions{ConfigFile: af.config, FailOn: af.failOn,
-				Plugins: pipeline.PluginHost{Executable: env.Executable, Getenv: env.Getenv},
+				Plugins: host,
 				Context: &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: f.maxFileMiB << 20}})
 			if err != nil {
 				return fail("%v", err)
