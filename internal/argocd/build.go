@@ -161,6 +161,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	for _, o := range found.objects {
 		wave = append(wave, b.adopt(o, "", opts.AppNamespace)...)
 	}
+	first := len(b.notices) // notices from here on come from concurrent renders
 	for n := 0; len(wave) > 0; n++ {
 		if n == maxWaves {
 			b.note(pipeline.LevelWarning, "Applications nest more than %d levels deep (app of apps of apps ...); stopped following them", maxWaves)
@@ -188,6 +189,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	for _, k := range slices.Sorted(mapsKeys(b.appsets)) {
 		res.AppSets = append(res.AppSets, b.appsets[k])
 	}
+	// Applications (and the files of one) render concurrently: sort what
+	// they noted, so that the output is the same on every run.
+	slices.SortStableFunc(b.notices[first:], func(x, y pipeline.Notice) int { return strings.Compare(x.Text, y.Text) })
 	res.Notices = b.notices
 	return res, nil
 }

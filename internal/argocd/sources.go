@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -91,7 +92,7 @@ func (b *builder) renderSource(ctx context.Context, app *Application, i int, src
 	case ToolPlugin:
 		set, err = b.renderPlugin(ctx, app, src, appDir)
 	default:
-		set, err = b.renderDirectory(ctx, src, appDir, env)
+		set, err = b.renderDirectory(ctx, app, src, appDir, env)
 	}
 	return set, res, err
 }
@@ -170,7 +171,7 @@ func (b *builder) mergeSourceParameters(src *Source, appDir, appName string) err
 // renderDirectory renders a directory source: recurse, include, exclude,
 // jsonnet (ext vars and TLAs substituted with the build environment) and
 // Argo CD's rules for files that are not manifests.
-func (b *builder) renderDirectory(ctx context.Context, src Source, appDir string, env buildEnv) (*manifest.Set, error) {
+func (b *builder) renderDirectory(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, error) {
 	d := src.Directory
 	if d == nil {
 		d = &Directory{}
@@ -183,7 +184,12 @@ func (b *builder) renderDirectory(ctx context.Context, src Source, appDir string
 		return out
 	}
 	opts := b.baseOptions(appDir)
-	opts.Directory = render.DirectoryOptions{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, SkipNonManifests: true,
+	// Argo CD decodes with sigs.k8s.io/yaml: a key defined twice keeps its
+	// last value, so the app renders (and syncs); say so, never fail it.
+	dup := func(k manifest.DuplicateKey) {
+		b.note(pipeline.LevelWarning, "Application %s: %s", app.Key(), k)
+	}
+	opts.Directory = render.DirectoryOptions{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, SkipNonManifests: true, DuplicateKey: dup,
 		Jsonnet: render.JsonnetOptions{ExtVars: conv(d.Jsonnet.ExtVars), TLAs: conv(d.Jsonnet.TLAs), Libs: d.Jsonnet.Libs}}
 	res, err := render.Render(ctx, opts)
 	if err != nil {

@@ -289,3 +289,23 @@ spec:
 		t.Errorf("web-ext: %d objects, unrendered %+v", ext.Set.Len(), ext.Unrendered)
 	}
 }
+
+// A directory app's manifest with a key defined twice renders as Argo CD
+// renders it (the last value, sigs.k8s.io/yaml) with a warning naming
+// file:line, never as an Application that does not render.
+func TestDirectoryDuplicateKey(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"apps/job/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: first\n  mode: last\n",
+		"argocd/job.yaml":    application("job", "jobs", "apps/job", ""),
+		"apps/other/cm.yaml": configMap("other"),
+		"argocd/other.yaml":  application("other", "other", "apps/other", ""),
+	})
+	res := build(t, root, Options{}, "argocd")
+	cm := find(t, rendered(t, res, "argocd/job"), "ConfigMap", "settings")
+	if got := field(cm, "data", "mode"); got != "last" {
+		t.Errorf("mode = %q, want the last value", got)
+	}
+	if n := notices(res); !strings.Contains(n, `Application argocd/job: apps/job/cm.yaml:7: key "mode" is defined twice`) {
+		t.Errorf("no warning naming the duplicate:\n%s", n)
+	}
+}

@@ -147,7 +147,12 @@ func (fr fileReader) decode(ctx context.Context, r *root, p string) decodedFile 
 		objs, err := evalJsonnet(ctx, r, fr.appDir, p, fr.dir.Jsonnet, fr.max)
 		return decodedFile{objs: objs, err: err}
 	}
-	objs, err := manifest.Decode(r.rel(p), data)
+	var objs []*manifest.Object
+	if fr.dir.DuplicateKey != nil {
+		objs, err = manifest.DecodeLastKeyWins(r.rel(p), data, fr.dir.DuplicateKey)
+	} else {
+		objs, err = manifest.Decode(r.rel(p), data)
+	}
 	if err != nil && fr.dir.SkipNonManifests && !looksLikeManifest(data) {
 		return decodedFile{} // Argo CD ignores YAML that is not a manifest
 	}

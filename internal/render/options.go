@@ -100,6 +100,11 @@ type DirectoryOptions struct {
 	// manifests (no apiVersion, kind and metadata keys). Without it, such
 	// files are errors.
 	SkipNonManifests bool
+	// DuplicateKey, when set, makes a key defined twice in one mapping of
+	// a manifest file keep its last value, as Argo CD's decoder
+	// (sigs.k8s.io/yaml) does, and is told each one (it may be called
+	// concurrently); nil: a duplicate key is an error.
+	DuplicateKey func(manifest.DuplicateKey)
 }
 
 // Result is what rendering produced.
