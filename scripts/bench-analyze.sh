@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# bench-analyze.sh: side-by-side of `routeguard analyze` and
+# bench-analyze.sh: side-by-side of `routeguard analyze`,
 # `istioctl analyze --use-kube=false -A` (built from the Istio module version
-# in go.mod) on synthetic routing repositories of 1,000 and 10,000 objects
-# (internal/synth), in one run. Prints a Markdown table (also written to
-# .bench/analyze.md). See docs/analysis-bench.md.
+# in go.mod) and kubeconform (built from the Go module proxy) on synthetic
+# routing repositories of 1,000 and 10,000 objects (internal/synth), in one
+# run. Prints a Markdown table (also written to .bench/analyze.md). See
+# docs/analysis-bench.md and docs/validation.md.
 #
 #   scripts/bench-analyze.sh                       # sizes 1000 10000, 3 runs each
 #   RUNS=5 SIZES="1000 10000 20000" scripts/bench-analyze.sh
@@ -11,9 +12,17 @@
 # Rows:
 #   routeguard analyze      bin/routeguard with the routeguard-istio plugin
 #                           beside it (the shipped layout: Istio out of process)
+#   routeguard, no validation  the same binary built with -tags novalidation
+#                           (no API server validation: what validation costs)
 #   routeguard, in-process  the same analysis with istio.Analyzers linked in
 #                           (internal/analysis/istio/cmd/routeguard-inproc)
 #   istioctl                istioctl analyze --use-kube=false -A DIR
+#   kubeconform             kubeconform -strict on the same files, with JSON
+#                           schemas of the same Kubernetes and CRD versions
+#                           (scripts/kubeconform-schemas: offline)
+#
+# Then routeguard and kubeconform on the broken apps of the validation
+# classes (examples/broken): what each rejects.
 #
 # Needs: go, jq, GNU time (apt-get install -y jq time). The first run builds
 # istioctl in .bench (minutes; needs the Go module proxy).
@@ -35,8 +44,10 @@ die() { echo "bench-analyze: $*" >&2; exit 2; }
 command -v jq >/dev/null || die "jq is missing: apt-get update && apt-get install -y jq"
 mkdir -p "$BENCH/bin" "$BENCH/rg"
 
-echo "bench-analyze: building routeguard, routeguard-istio, routeguard-inproc, routeguard-synth" >&2
+echo "bench-analyze: building routeguard (with and without validation), routeguard-istio, routeguard-inproc, routeguard-synth" >&2
+mkdir -p "$BENCH/rgnv"
 go build -o "$BENCH/rg/routeguard" ./cmd/routeguard
+go build -tags novalidation -o "$BENCH/rgnv/routeguard" ./cmd/routeguard
 go build -o "$BENCH/bin/routeguard-istio" ./cmd/routeguard-istio
 go build -o "$BENCH/bin/routeguard-inproc" ./internal/analysis/istio/cmd/routeguard-inproc
 go build -o "$BENCH/bin/routeguard-synth" ./cmd/routeguard-synth
@@ -52,6 +63,23 @@ cat >"$BENCH/rg/routeguard-istio" <<WRAP
 exec $BENCH/bin/routeguard-istio "\$@"
 WRAP
 chmod +x "$BENCH/rg/routeguard-istio"
+cp "$BENCH/rg/routeguard-istio" "$BENCH/rgnv/routeguard-istio"
+
+# kubeconform from the Go module proxy (a pinned release), and JSON schemas
+# for it from the same Kubernetes OpenAPI and CRDs routeguard validates
+# against, so that it runs offline on the same objects.
+KUBECONFORM_VERSION=${KUBECONFORM_VERSION:-v0.8.0}
+KUBECONFORM=$BENCH/bin/kubeconform
+if [ ! -x "$KUBECONFORM" ] || [ "$(cat "$BENCH/bin/kubeconform.version" 2>/dev/null)" != "$KUBECONFORM_VERSION" ]; then
+	echo "bench-analyze: building kubeconform $KUBECONFORM_VERSION" >&2
+	(cd "$BENCH" && GOFLAGS= GOBIN="$BENCH/bin" go install "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION") ||
+		die "building kubeconform failed"
+	echo "$KUBECONFORM_VERSION" >"$BENCH/bin/kubeconform.version"
+fi
+KCSCHEMAS=$BENCH/kubeconform-schemas
+rm -rf "$KCSCHEMAS"
+go run ./scripts/kubeconform-schemas -out "$KCSCHEMAS" >&2
+export KUBECONFORM KCSCHEMAS
 
 # istioctl from the same Istio module version, in a module of its own (its
 # main package needs modules the main module does not carry), resolved with
@@ -86,14 +114,20 @@ evict() {
 		dd if="$f" iflag=nocache count=0 status=none 2>/dev/null || true
 	done
 }
-evict "$BENCH/rg/routeguard" "$BENCH/bin/routeguard-istio" "$BENCH/bin/routeguard-inproc" "$ISTIOCTL"
+evict "$BENCH/rg/routeguard" "$BENCH/rgnv/routeguard" "$BENCH/bin/routeguard-istio" "$BENCH/bin/routeguard-inproc" "$ISTIOCTL" "$KUBECONFORM"
 
 # Each tool: a command, and a filter turning its output into one
 # "Kind ns/name" line per error finding (errors), plus the findings count.
 run_rg() { "$BENCH/rg/routeguard" analyze -o json "$1"; }
+run_rgnv() { "$BENCH/rgnv/routeguard" analyze -o json "$1"; }
+run_kubeconform() { "$KUBECONFORM" -strict -summary -output json -schema-location "$KCSCHEMAS/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$1"; }
 run_inproc() { "$BENCH/bin/routeguard-inproc" pipeline "$1"; }
 run_istioctl() { "$ISTIOCTL" analyze --use-kube=false -A "$1"; }
 count_rg() { jq '.findings | length' "$1"; }
+count_rgnv() { count_rg "$1"; }
+errors_rgnv() { errors_rg "$1"; }
+count_kubeconform() { jq '.resources | length' "$1"; }
+errors_kubeconform() { jq -r '.resources[] | select(.status == "statusInvalid" or .status == "statusError") | "\(.kind) \(.name)"' "$1"; }
 errors_rg() { jq -r '.findings[] | select(.severity == "error") | "\(.object.kind) \(.object.namespace)/\(.object.name)"' "$1"; }
 count_inproc() { grep -c . "$1" || true; }
 errors_inproc() { awk '$3 == "error" { sub(/:$/, "", $5); print $4, $5 }' "$1"; }
@@ -133,7 +167,7 @@ for size in $SIZES; do
 	objects=$(sed -n 's/.*wrote \([0-9]*\) objects.*/\1/p' "$BENCH/synth-$size.log")
 	injected=$(grep -c . "$BENCH/injected-$size.txt")
 	echo "bench-analyze: $objects objects, $injected injected dangling references" >&2
-	for tool in rg inproc istioctl; do
+	for tool in rg rgnv inproc istioctl kubeconform; do
 		read -r w c m p < <(measure "$tool" "$repo")
 		total=$("count_$tool" "$BENCH/$tool.out")
 		"errors_$tool" "$BENCH/$tool.out" | sort -u >"$BENCH/$tool-$size.errors"
@@ -141,6 +175,8 @@ for size in $SIZES; do
 		found=$(grep -cFxf "$BENCH/$tool-$size.errors" "$BENCH/injected-$size.txt" || true)
 		case $tool in
 		rg) name="routeguard analyze (+ routeguard-istio plugin)"; mem="$m (plugin $p)" ;;
+		rgnv) name="routeguard analyze, no validation (+ plugin)"; mem="$m (plugin $p)" ;;
+		kubeconform) name="kubeconform -strict (schemas only, no CEL)"; mem=$m ;;
 		inproc) name="routeguard, Istio in-process"; mem=$m ;;
 		istioctl) name="istioctl analyze --use-kube=false -A"; mem=$m ;;
 		esac
@@ -152,6 +188,10 @@ done
 {
 	echo
 	echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; istio.io/istio $ISTIO_VERSION; $(go version | cut -d' ' -f3)."
+	for size in $SIZES; do
+		awk -v s="$size" -v w="${WALL[rg-$size]}" -v n="${WALL[rgnv-$size]}" -v k="${WALL[kubeconform-$size]}" -v m="${RSS[rg-$size]}" -v mn="${RSS[rgnv-$size]}" 'BEGIN{
+			printf "validation at %s objects: wall with / without = %.2f (goal <= 1.30), peak RSS %d / %d MB; kubeconform wall %.2f s\n", s, w/n, m, mn, k }'
+	done
 	set -- $SIZES
 	if [ $# -ge 2 ]; then
 		small=$1
@@ -163,5 +203,18 @@ done
 					t == "rg" ? "routeguard analyze" : "in-process", b, rgb/icb, rmb/imb, b, s, rgb/rgs }'
 		done
 	fi
+} >>"$table"
+
+# What each validator rejects in the broken apps of the validation classes.
+{
+	echo
+	echo "| broken app | routeguard (RG5xxx errors) | kubeconform -strict |"
+	echo "|---|---|---|"
+	for app in route-schema route-rules builtin-objects api-version; do
+		rg=$("$BENCH/rg/routeguard" analyze -o json "examples/broken/$app" 2>/dev/null |
+			jq -r '[.findings[] | select(.severity == "error" and (.code | startswith("RG5"))) | .code] | group_by(.) | map("\(.[0]) x\(length)") | join(", ")')
+		kc=$(run_kubeconform "examples/broken/$app" 2>/dev/null | jq -r '[.resources[] | "\(.kind): \(.status | sub("status"; ""))"] | join(", ")')
+		echo "| $app | ${rg:-none} | ${kc:-all valid} |"
+	done
 } >>"$table"
 cat "$table"

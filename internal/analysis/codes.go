@@ -13,7 +13,8 @@ type Code struct {
 }
 
 // Catalog codes. RG0xxx general, RG1xxx Gateway API, RG2xxx Ingress,
-// RG3xxx Istio routing (checks Istio does not do offline), RG4xxx policy.
+// RG3xxx Istio routing (checks Istio does not do offline), RG4xxx policy,
+// RG5xxx what the API server would reject (validation).
 const (
 	CodeUnresolvedOutside = "RG0001"
 	CodeMalformed         = "RG0002"
@@ -65,15 +66,25 @@ const (
 	CodeMutableImage         = "RG4002"
 	CodeCRDOrdering          = "RG4003" // retired: Argo CD skips the dry run for CRs whose CRD is in the same sync
 	CodeCRDAfterResource     = "RG4004"
+
+	CodeSchemaViolation     = "RG5001"
+	CodeRuleViolation       = "RG5002"
+	CodeVersionNotServed    = "RG5003"
+	CodeVersionDeprecated   = "RG5004"
+	CodeFieldUnknown        = "RG5005"
+	CodeBuiltinInvalid      = "RG5006"
+	CodeNoSchema            = "RG5007"
+	CodeNotFullyValidated   = "RG5008"
+	CodeExperimentalChannel = "RG5009"
 )
 
 var catalog = []Code{
 	{ID: CodeUnresolvedOutside, Severity: SeverityWarning, Title: "reference cannot be checked",
 		Description: "An object refers to an object that this app does not render, in a namespace where it renders nothing of that kind (nor the Namespace), or where objects routeguard could not render may live (an unrendered HelmRelease or chart dependency); another app may deploy it, so routeguard cannot tell whether it exists. Name the path that renders it in contextPaths of .routeguard.yaml, or suppress the finding for this object."},
-	{ID: CodeMalformed, Severity: SeverityError, Title: "object does not decode as its kind",
-		Description: "A field has the wrong type (for example a string where a list belongs); the API server rejects the object. Fix the field's type."},
-	{ID: CodeUnknownField, Severity: SeverityError, Title: "unknown field",
-		Description: "The object has a field its kind does not define (often a typo or a wrong indentation); kubectl and Argo CD reject it with strict field validation. Remove or correct the field."},
+	{ID: CodeMalformed, Severity: SeverityError, Title: "object does not decode as its kind", Retired: true,
+		Description: "Retired: a field of the wrong type is now reported by the API server's own validation, as RG5001 for custom resources (their CRD's schema) and RG5006 for built-in kinds. It was reported from the Go types of 16 kinds (schema.Types), which the validation analyzers replace for every kind with a schema."},
+	{ID: CodeUnknownField, Severity: SeverityError, Title: "unknown field", Retired: true,
+		Description: "Retired: an unknown field is now RG5005, reported for every kind with a schema (custom resources through their CRD's structural schema, built-in kinds through strict decoding), as the API server's strict field validation does. It was reported from the Go types of 16 kinds (schema.Types)."},
 	{ID: CodeEmptySpec, Severity: SeverityError, Title: "empty spec",
 		Description: "The object has no spec, or a spec without the fields its kind requires. Fill in the spec."},
 	{ID: CodeRefKindInvalid, Severity: SeverityError, Title: "reference names a kind its field cannot accept",
@@ -170,6 +181,25 @@ var catalog = []Code{
 		Description: "Retired: it reported custom resources rendered with their CRD in the same sync wave, but Argo CD (gitops-engine hasCRDOfGroupKind) skips the dry run for custom resources whose CRD is in the same sync, so that sync succeeds. RG4004 reports what does fail."},
 	{ID: CodeCRDAfterResource, Severity: SeverityWarning, Title: "custom resource synced before its CRD",
 		Description: "A custom resource is in an earlier Argo CD sync wave (argocd.argoproj.io/sync-wave) than the CustomResourceDefinition the app renders for its kind, or in a PreSync hook; it is applied before its CRD exists and the first sync fails. Put the CRD in the same or an earlier wave."},
+
+	{ID: CodeSchemaViolation, Severity: SeverityError, Title: "custom resource violates its CRD's schema",
+		Description: "A field of a custom resource breaks its CustomResourceDefinition's OpenAPI schema (type, enum, pattern, format, minimum/maximum, length, item count, required field, list type, metadata), checked with kube-apiserver's own code after the schema's defaults are applied; the API server rejects the object. Fix the field as the message says."},
+	{ID: CodeRuleViolation, Severity: SeverityError, Title: "custom resource breaks a CEL validation rule",
+		Description: "A custom resource breaks an x-kubernetes-validations (CEL) rule of its CRD, evaluated with kube-apiserver's own code and cost limits; the API server rejects the object with the rule's message. Fix the object as the message says."},
+	{ID: CodeVersionNotServed, Severity: SeverityError, Title: "API version not served",
+		Description: "The cluster does not serve the object's apiVersion: its CRD has no such served version, the Kubernetes version removed it (or does not have it yet), or it is not among the cluster's API versions. The sync fails with \"no matches for kind\". Use a served version."},
+	{ID: CodeVersionDeprecated, Severity: SeverityWarning, Title: "deprecated API version",
+		Description: "The object's apiVersion is deprecated (by its CRD, or by Kubernetes for built-in kinds) and will stop being served. Move to the version the message names."},
+	{ID: CodeFieldUnknown, Severity: SeverityError, Title: "unknown field",
+		Description: "The object has a field its schema does not define (a typo, a wrong indentation, a field of another version); the API server drops it, and refuses the object under strict field validation, kubectl's and Argo CD's default. Remove or correct the field."},
+	{ID: CodeBuiltinInvalid, Severity: SeverityError, Title: "built-in object invalid",
+		Description: "An object of a built-in kind (Service, Ingress, Deployment, ...) fails Kubernetes' own validation (k8s.io/kubernetes, as kube-apiserver runs it on create): a name, port, selector, path type or value the API server rejects, or a value of the wrong type. Fix the field as the message says."},
+	{ID: CodeNoSchema, Severity: SeverityInfo, Title: "no schema for this kind",
+		Description: "routeguard knows no CustomResourceDefinition for this custom resource (none rendered, none in --crd-dir, none bundled), so it cannot check what the API server would reject. Pass the cluster's CRDs with --crd-dir, or render the CRD in a context path."},
+	{ID: CodeNotFullyValidated, Severity: SeverityWarning, Title: "object not fully validated",
+		Description: "Part of the validation could not run: the CRD does not parse or its schema is not structural, or one of its CEL rules does not compile with routeguard's CEL environment (k8s.io/apiextensions-apiserver v0.37.1). The rest of the object was checked."},
+	{ID: CodeExperimentalChannel, Severity: SeverityWarning, Title: "needs Gateway API's experimental channel",
+		Description: "The object is valid only with the experimental channel of the Gateway API CRDs (a field or version the standard channel lacks). A cluster running the standard channel rejects it. Tell routeguard which channel the cluster runs (--gateway-api-channel, or the cluster's CRDs with --crd-dir) to make this an error or silence it."},
 }
 
 var catalogByID = func() map[string]Code {

@@ -27,6 +27,7 @@ type shared struct {
 	// dangling or cannot be checked (see Resolve).
 	present    map[nsKind]bool
 	unrendered []UnrenderedScope
+	cluster    Cluster
 
 	memoMu sync.Mutex
 	memo   map[string]*memoEntry
@@ -64,7 +65,7 @@ func newContext(opts RunOptions) *Context {
 	}
 	s := &shared{set: set, contextSet: contextSet, defaultNS: defaultNS,
 		memo: map[string]*memoEntry{}, clusterGK: clusterScopedKinds(set, contextSet),
-		unrendered: slices.Clone(opts.Unrendered)}
+		unrendered: slices.Clone(opts.Unrendered), cluster: opts.Cluster}
 	c := &Context{shared: s}
 	c.present = c.presence(set, contextSet)
 	return c

@@ -23,6 +23,7 @@ type RunOptions struct {
 	// references into these scopes are RG0001 "cannot be checked", never
 	// errors.
 	Unrendered []UnrenderedScope
+	Cluster    Cluster // the target cluster (version, API versions, CRDs), as far as known
 }
 
 // Result is the outcome of a run.
@@ -47,6 +48,9 @@ func (r *Result) Max() Severity {
 // that the input has problems.
 func Run(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := opts.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opts.Cluster.Validate(); err != nil {
 		return nil, err
 	}
 	c := newContext(opts)

@@ -23,11 +23,14 @@ type analysisFlags struct {
 	failOn  analysis.FailOn
 	config  string
 	plugins string
+	cluster clusterFlags
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
 	cmd.Flags().Var(&failOnFlag{&f.failOn}, "fail-on", "lowest severity that fails the run: "+strings.Join(analysis.FailOnNames, ", ")+" (default: failOn of .routeguard.yaml, else error)")
 	cmd.Flags().StringVar(&f.config, "config", "", "path of the .routeguard.yaml to use (default: the app's, else the repository root's)")
+	cmd.Flags().StringVar(&f.cluster.crdDir, "crd-dir", "", "validate custom resources against the CRDs in this directory (the cluster's; they take precedence over the bundled ones)")
+	cmd.Flags().StringVar(&f.cluster.gatewayAPIChannel, "gateway-api-channel", "", "Gateway API channel of the cluster's CRDs: standard or experimental (default: not known; what only experimental accepts is a warning)")
 	cmd.Flags().StringVar(&f.plugins, "plugins", "", "the operator's plugin catalog: which plugin binaries may run, pinned by sha256 (default: $"+PluginsEnv+"; see docs/plugins.md)")
 }
 
@@ -120,7 +123,12 @@ func analyzePath(cmd *cobra.Command, env *Env, rf *renderFlags, af *analysisFlag
 	if err != nil {
 		return nil, err
 	}
+	cluster, err := clusterOf(env, rf.kubeVersion, af.cluster)
+	if err != nil {
+		return nil, err
+	}
 	req := pipeline.Request{
+		Cluster:          cluster,
 		ConfigFile:       af.config,
 		Overrides:        pipeline.Overrides{FailOn: af.failOn},
 		Analyze:          true,

@@ -94,7 +94,13 @@ func cmpRequest(env *Env) (pipeline.Request, *argocmp.Build, argocmp.Settings, e
 	if err != nil {
 		return pipeline.Request{}, b, s, err
 	}
+	// KUBE_VERSION and KUBE_API_VERSIONS come from Argo CD.
+	cluster, err := clusterOf(env, "", clusterFlags{})
+	if err != nil {
+		return pipeline.Request{}, b, s, err
+	}
 	req := pipeline.Request{
+		Cluster:          cluster,
 		Render:           &opts,
 		Overrides:        pipeline.Overrides{FailOn: s.FailOn, Weights: s.Weights},
 		DefaultNamespace: opts.Helm.Namespace,

@@ -150,8 +150,12 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		if err != nil {
 			return fail("%v", err)
 		}
+		cluster, err := clusterOf(env, "", f.analysis.cluster)
+		if err != nil {
+			return fail("%v", err)
+		}
 		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
-			Objects: all, AppDir: appDir, RepoRoot: inv.RepoRoot, ConfigFile: f.analysis.config,
+			Cluster: cluster, Objects: all, AppDir: appDir, RepoRoot: inv.RepoRoot, ConfigFile: f.analysis.config,
 			Overrides: pipeline.Overrides{FailOn: f.analysis.failOn},
 			Analyze:   true,
 			Context:   &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},

@@ -132,8 +132,12 @@ func runPostrender(cmd *cobra.Command, env *Env, f *postrenderFlags) (err error)
 	if err != nil {
 		return fail("%v", err)
 	}
+	cluster, err := clusterOf(env, "", f.analysis.cluster)
+	if err != nil {
+		return fail("%v", err)
+	}
 	req := pipeline.Request{
-		Objects: set, AppDir: wd, RepoRoot: root, ConfigFile: f.analysis.config,
+		Cluster: cluster, Objects: set, AppDir: wd, RepoRoot: root, ConfigFile: f.analysis.config,
 		Overrides:        o,
 		Analyze:          f.analyze,
 		DefaultNamespace: ns,

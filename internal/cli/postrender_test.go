@@ -48,7 +48,7 @@ func TestPostrender(t *testing.T) {
 		{name: "bad --var", stdin: cm, args: []string{"--var", "novalue"}, wantCode: ExitError, want: []string{`--var "novalue": want name=value`}},
 		{name: "not YAML", stdin: "a: [\n", wantCode: ExitError, want: []string{"<stdin>"}},
 		{name: "analysis gate", stdin: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  labels:\n    v: ${v}\nspec:\n  ports:\n  - port: 80\n", args: []string{"--var", "v=1.5"},
-			wantCode: ExitFindings, want: []string{"RG0002", "post-render refused"}},
+			wantCode: ExitFindings, want: []string{"RG5006", "metadata.labels: Invalid value: a number where a string belongs", "post-render refused"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

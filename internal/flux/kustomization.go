@@ -145,8 +145,9 @@ func (inv *Inventory) buildKustomization(ctx context.Context, ks *manifest.Objec
 			return nil, err
 		}
 		src := manifest.Source{File: origins.Rel(realDir), Doc: i}
+		var fields *manifest.FieldIndex
 		if origin := res.GetAnnotations()[render.OriginAnnotation]; origin != "" {
-			src = origins.Source(realDir, origin, res.GetKind(), res.GetName(), src)
+			src, fields = origins.Origin(realDir, origin, res.GetKind(), res.GetName(), src)
 			if addedOrigins {
 				manifest.DeleteAnnotation(body, render.OriginAnnotation)
 			}
@@ -155,6 +156,7 @@ func (inv *Inventory) buildKustomization(ctx context.Context, ks *manifest.Objec
 		if err != nil {
 			return nil, err
 		}
+		o.Fields = fields
 		if err := set.Add(o); err != nil {
 			return nil, err
 		}

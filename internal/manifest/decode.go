@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,6 +63,7 @@ func decode(file string, data []byte, dup func(DuplicateKey)) ([]*Object, error)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*Object
+	c := converter{file: file, dup: dup}
 	for doc := 0; ; doc++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -80,7 +82,7 @@ func decode(file string, data []byte, dup func(DuplicateKey)) ([]*Object, error)
 				"document %d is %s, not an object; each YAML document must be one Kubernetes object",
 				doc+1, describeNode(root))}
 		}
-		c := converter{file: file, dup: dup}
+		c.aliasNodes = 0 // the alias budget is per document
 		objs, err := c.objects(root, doc)
 		if err != nil {
 			return nil, err
@@ -154,19 +156,30 @@ func invalidUTF8Line(data []byte) int {
 	return line
 }
 
-// converter turns yaml nodes into JSON-compatible values.
+// converter turns yaml nodes into JSON-compatible values, recording the
+// line of every node under the hash of its path (see FieldIndex).
 type converter struct {
 	file       string
 	dup        func(DuplicateKey) // nil: a duplicate key is an error
 	aliasNodes int // nodes produced through alias expansion so far
 	inAlias    int // depth of alias expansion in progress
+	path       uint64
+	lines      []uint64 // scratch, reused across documents
+}
+
+func (c *converter) record(h uint64, line int) {
+	if line > 0 && line <= maxLine {
+		c.lines = append(c.lines, fieldLine(h, line))
+	}
 }
 
 func (c *converter) objects(root *yaml.Node, doc int) ([]*Object, error) {
+	c.path, c.lines = 0, c.lines[:0]
 	v, err := c.value(root)
 	if err != nil {
 		return nil, err
 	}
+	fields := &FieldIndex{entries: slices.Clone(c.lines)}
 	body := v.(map[string]any)
 	src := Source{File: c.file, Line: root.Line, Doc: doc}
 	kind, _ := body["kind"].(string)
@@ -187,6 +200,7 @@ func (c *converter) objects(root *yaml.Node, doc int) ([]*Object, error) {
 			if err != nil {
 				return nil, err
 			}
+			o.Fields = fields.sub(i)
 			out = append(out, o)
 		}
 		return out, nil
@@ -195,6 +209,7 @@ func (c *converter) objects(root *yaml.Node, doc int) ([]*Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.Fields = fields
 	return []*Object{o}, nil
 }
 
@@ -232,13 +247,17 @@ func (c *converter) value(n *yaml.Node) (any, error) {
 		return c.mapping(n)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
-		for _, it := range n.Content {
+		parent := c.path
+		for i, it := range n.Content {
+			c.path = indexHash(parent, i)
+			c.record(c.path, it.Line)
 			v, err := c.value(it)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, v)
 		}
+		c.path = parent
 		return out, nil
 	case yaml.AliasNode:
 		if n.Alias == nil {
@@ -278,7 +297,11 @@ func (c *converter) mapping(n *yaml.Node) (map[string]any, error) {
 			}
 			c.dup(DuplicateKey{File: c.file, Line: k.Line, Key: k.Value})
 		}
+		parent := c.path
+		c.path = keyHash(parent, k.Value)
+		c.record(c.path, k.Line)
 		val, err := c.value(v)
+		c.path = parent
 		if err != nil {
 			return nil, err
 		}

@@ -53,6 +53,8 @@ type Object struct {
 	Name       string
 	Body       map[string]any
 	Source     Source
+	// Fields knows the line of each field in Source.File (nil: unknown).
+	Fields *FieldIndex
 }
 
 // Group returns the API group ("" for the core group).

@@ -57,6 +57,9 @@ type Request struct {
 	// Unrendered are scopes whose objects could not be rendered:
 	// references into them are "cannot check" (RG0001), never errors.
 	Unrendered []analysis.UnrenderedScope
+	// Cluster is what is known of the target cluster (Kubernetes version,
+	// API versions, its CRDs) for the validation analyzers.
+	Cluster analysis.Cluster
 }
 
 // Substitution is a set of postBuild variables.
@@ -184,7 +187,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	analyzers = append(analyzers, session.Analyzers()...)
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered})
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered, Cluster: req.Cluster})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)

@@ -75,8 +75,9 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 			return nil, fmt.Errorf("%s: kustomize output %d: %w", r.rel(appDir), i, err)
 		}
 		src := manifest.Source{File: r.rel(appDir), Doc: i}
+		var fields *manifest.FieldIndex
 		if origin := res.GetAnnotations()[originAnnotation]; origin != "" {
-			src = lines.source(appDir, origin, res.GetKind(), res.GetName(), src)
+			src, fields = lines.origin(appDir, origin, res.GetKind(), res.GetName(), src)
 			if !keepOrigins {
 				manifest.DeleteAnnotation(body, originAnnotation)
 			}
@@ -85,6 +86,10 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		if err != nil {
 			return nil, err
 		}
+		// Lines of fields as written in the resource's file; a field that a
+		// patch or transformer added is not there, and its finding points
+		// at the nearest field that is.
+		o.Fields = fields
 		if err := set.Add(o); err != nil {
 			return nil, err
 		}
@@ -110,17 +115,20 @@ type kustomizeOrigin struct {
 	ConfiguredIn string `json:"configuredIn"`
 }
 
-func (l *lineFinder) source(appDir, originYAML, kind, name string, fallback manifest.Source) manifest.Source {
+// origin maps a Kustomize origin (file relative to the build directory) to
+// the object's source in that file and the lines of its fields (nil when
+// the object is not found there).
+func (l *lineFinder) origin(appDir, originYAML, kind, name string, fallback manifest.Source) (manifest.Source, *manifest.FieldIndex) {
 	var o kustomizeOrigin
 	if err := kyaml.Unmarshal([]byte(originYAML), &o); err != nil || o.Repo != "" {
-		return fallback
+		return fallback, nil
 	}
 	rel := o.Path
 	if rel == "" {
 		rel = o.ConfiguredIn // generated objects point at their generator config
 	}
 	if rel == "" {
-		return fallback
+		return fallback, nil
 	}
 	p := filepath.Join(appDir, rel)
 	src := manifest.Source{File: l.root.rel(p), Doc: fallback.Doc}
@@ -140,17 +148,17 @@ func (l *lineFinder) source(appDir, originYAML, kind, name string, fallback mani
 			continue
 		}
 		if obj.Name == name {
-			return obj.Source
+			return obj.Source, obj.Fields
 		}
 		byKind = append(byKind, obj)
 	}
 	for _, obj := range byKind {
 		if strings.Contains(name, obj.Name) {
-			return obj.Source
+			return obj.Source, obj.Fields
 		}
 	}
 	if len(byKind) == 1 {
-		return byKind[0].Source
+		return byKind[0].Source, byKind[0].Fields
 	}
-	return src
+	return src, nil
 }

@@ -22,11 +22,12 @@ func NewOrigins(repoRoot string) (*Origins, error) {
 	return &Origins{lines: newLineFinder(r, manifest.DefaultMaxFileBytes)}, nil
 }
 
-// Source returns where the object of kind and name built from appDir (an
-// absolute path) came from, given its origin annotation's value; fallback
-// when the origin is remote or not found.
-func (o *Origins) Source(appDir, origin, kind, name string, fallback manifest.Source) manifest.Source {
-	return o.lines.source(appDir, origin, kind, name, fallback)
+// Origin returns where the object of kind and name built from appDir (an
+// absolute path) came from, given its origin annotation's value, and the
+// lines of its fields in that file; fallback (and no lines) when the origin
+// is remote or not found.
+func (o *Origins) Origin(appDir, origin, kind, name string, fallback manifest.Source) (manifest.Source, *manifest.FieldIndex) {
+	return o.lines.origin(appDir, origin, kind, name, fallback)
 }
 
 // Rel shows an absolute path relative to the repository root.

@@ -132,14 +132,14 @@ func TestHelm4PostRendererPlugin(t *testing.T) {
 	}
 
 	// The analysis is the gate: "2.8${patch}" with patch unset becomes the
-	// label value 2.8, a number where Kubernetes wants a string (RG0002).
+	// label value 2.8, a number where Kubernetes wants a string (RG5006).
 	gate := filepath.Join(t.TempDir(), "gate.log")
 	_, err = install(t, settings, map[string]any{"image": map[string]any{"tag": "2.8${patch}"}}, "--var=other=x", "--strict=false", "--log-file="+gate)
 	if err == nil {
 		t.Fatal("want the analysis to refuse the release")
 	}
 	logged, _ = os.ReadFile(gate)
-	if !strings.Contains(string(logged), "RG0002") || !strings.Contains(string(logged), "post-render refused") {
+	if !strings.Contains(string(logged), "RG5006") || !strings.Contains(string(logged), "post-render refused") {
 		t.Fatalf("log lacks the finding and the refusal: %q", logged)
 	}
 }

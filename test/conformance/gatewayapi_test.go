@@ -71,6 +71,23 @@ func conformanceDir(t *testing.T) string {
 	return info.Dir
 }
 
+// suitePlaceholders are what the conformance suite fills in at run time
+// (the controller's name, addresses of the cluster's network) before it
+// applies a manifest; as committed they are not valid values, and the
+// API server never sees them.
+var suitePlaceholders = bytesReplacer(
+	"{GATEWAY_CONTROLLER_NAME}", "example.com/gateway-controller",
+	"{GATEWAY_CLASS_NAME}", "conformance",
+	"PLACEHOLDER_USABLE_ADDRS", "192.0.2.10",
+	"PLACEHOLDER_UNUSABLE_ADDRS", "192.0.2.11",
+)
+
+type replacer struct{ r *strings.Replacer }
+
+func bytesReplacer(oldnew ...string) replacer { return replacer{strings.NewReplacer(oldnew...)} }
+
+func (r replacer) Replace(b []byte) []byte { return []byte(r.r.Replace(string(b))) }
+
 func load(t *testing.T, files ...string) *manifest.Set {
 	t.Helper()
 	s := manifest.NewSet()
@@ -79,7 +96,7 @@ func load(t *testing.T, files ...string) *manifest.Set {
 		if err != nil {
 			t.Fatal(err)
 		}
-		objs, err := manifest.Decode(filepath.Base(f), data)
+		objs, err := manifest.Decode(filepath.Base(f), suitePlaceholders.Replace(data))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

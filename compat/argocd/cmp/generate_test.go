@@ -326,7 +326,7 @@ func TestGitCredentialsNeverPrinted(t *testing.T) {
 func TestSubstitutionVariables(t *testing.T) {
 	a := app{name: "status-page", namespace: "status", path: "examples/flux/apps/status-page",
 		plugin: &v1alpha1.ApplicationSourcePlugin{Name: pluginShipped}}
-	if _, err := generate(t, a); err == nil || !strings.Contains(err.Error(), "RG0002 error Deployment status/status-page") {
+	if _, err := generate(t, a); err == nil || !strings.Contains(err.Error(), "RG5006 error Deployment status/status-page") {
 		t.Errorf("without variables: %v; want the unsubstituted replicas reported", err)
 	}
 	list, err := announce(t, a)

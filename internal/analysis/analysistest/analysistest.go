@@ -23,6 +23,8 @@ type Case struct {
 	Want    []string // "CODE Kind ns/name", one per expected finding
 	// Unrendered are the run's unrendered scopes (RunOptions.Unrendered).
 	Unrendered []analysis.UnrenderedScope
+	// Cluster is the target cluster (RunOptions.Cluster).
+	Cluster analysis.Cluster
 }
 
 // Load decodes files (relative to testdata/) into a set.
@@ -62,7 +64,13 @@ func Run(t *testing.T, a analysis.Analyzer, cases []Case) {
 // Analyze runs a over files (and context files) and returns the result.
 func Analyze(t testing.TB, a analysis.Analyzer, files, contextFiles []string) *analysis.Result {
 	t.Helper()
-	return analyzeIn(t, "testdata", analysis.RunOptions{Analyzers: []analysis.Analyzer{a}}, files, contextFiles)
+	return AnalyzeIn(t, a, files, contextFiles, analysis.Cluster{})
+}
+
+// AnalyzeIn is Analyze for a target cluster.
+func AnalyzeIn(t testing.TB, a analysis.Analyzer, files, contextFiles []string, cluster analysis.Cluster) *analysis.Result {
+	t.Helper()
+	return analyzeIn(t, "testdata", analysis.RunOptions{Analyzers: []analysis.Analyzer{a}, Cluster: cluster}, files, contextFiles)
 }
 
 // analyzeIn runs opts with its Set and ContextSet loaded from files and

@@ -104,7 +104,7 @@ func RunFixtures(t *testing.T, glob string, analyzers ...analysis.Analyzer) {
 // runCase runs a over one case whose files lie in dir.
 func runCase(t *testing.T, a analysis.Analyzer, dir string, tc Case) {
 	t.Helper()
-	res := analyzeIn(t, dir, analysis.RunOptions{Analyzers: []analysis.Analyzer{a}, Unrendered: tc.Unrendered}, tc.Files, tc.Context)
+	res := analyzeIn(t, dir, analysis.RunOptions{Analyzers: []analysis.Analyzer{a}, Unrendered: tc.Unrendered, Cluster: tc.Cluster}, tc.Files, tc.Context)
 	got := Keys(res.Findings)
 	want := slices.Clone(tc.Want)
 	slices.Sort(want)

@@ -34,7 +34,7 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 		}
 		refs := parentRefsOf(c, r)
 		if _, isList := field.Get(r.Body, "spec", "parentRefs").([]any); !isList && field.Has(r.Body, "spec", "parentRefs") {
-			continue // malformed: schema.Types reports it
+			continue // malformed: the API server validation (validation.CustomResources) reports it
 		}
 		if len(refs) == 0 {
 			c.Reportf(r, analysis.CodeRouteNoParents,

@@ -21,6 +21,7 @@ func All() []analysis.Analyzer {
 	as = append(as, istioroutes.Analyzers()...)
 	as = append(as, policy.Analyzers()...)
 	as = append(as, schema.Analyzers()...)
+	as = append(as, validationAnalyzers()...)
 	analysis.SortAnalyzers(as)
 	return as
 }

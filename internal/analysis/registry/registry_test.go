@@ -45,7 +45,7 @@ func TestAnalyzersDescribed(t *testing.T) {
 	for _, want := range []string{"gatewayapi.ParentRefs", "gatewayapi.BackendRefs", "gatewayapi.Listeners",
 		"gatewayapi.RouteConflicts", "ingress.Backends", "ingress.Class", "ingress.DuplicatePaths", "ingress.TLSHosts",
 		"istioroutes.Subsets", "istioroutes.Weights", "policy.CRDOrdering", "policy.Images", "policy.PlainSecrets",
-		"schema.EmptySpecs", "schema.Types"} {
+		"schema.EmptySpecs", "validation.APIVersions", "validation.BuiltinKinds", "validation.CustomResources"} {
 		if !seen[want] {
 			t.Errorf("analyzer %s is not registered", want)
 		}

@@ -1,13 +1,14 @@
-// Package schema checks that objects of the kinds routeguard reasons about
-// decode as their kind: a field of the wrong type (a string where a list
-// belongs), an unknown field, or an empty spec is a finding naming the
-// field and the object's file:line, never a panic. The other analyzers read
-// fields leniently and rely on this one to report malformed input.
+// Package schema checks that routing objects say something: a missing spec,
+// or a spec without any of the fields that make its kind do anything, is a
+// finding naming the object's file:line. (Fields of the wrong type and
+// unknown fields are the API server's validation, package
+// internal/analysis/validation; RG0002 and RG0003, which this package
+// reported from Go types, are retired.)
 package schema
 
 import "github.com/routeguard/routeguard/internal/analysis"
 
 // Analyzers returns the package's analyzers.
 func Analyzers() []analysis.Analyzer {
-	return []analysis.Analyzer{EmptySpecs{}, Types{}}
+	return []analysis.Analyzer{EmptySpecs{}}
 }

@@ -58,7 +58,7 @@ func (EmptySpecs) Analyze(ctx context.Context, c *analysis.Context) error {
 					noSpec[o] = true
 					c.Reportf(o, analysis.CodeEmptySpec, "%s has no spec; it does nothing; fill in spec.%s", o.Kind, r.fields[0])
 				}
-				continue // a spec of the wrong type is the Types analyzer's
+				continue // a spec of the wrong type is the API server validation's (validation.CustomResources)
 			}
 			set := false
 			for _, f := range r.fields {

@@ -1,0 +1,77 @@
+package validation
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/validate"
+)
+
+// BuiltinKinds validates objects of built-in kinds with k8s.io/kubernetes'
+// validation, as kube-apiserver runs it on create (RG5006; unknown fields
+// RG5005). Built-in kinds routeguard does not validate (Pod, Job, ...) are
+// decoded strictly: unknown fields and values of the wrong type.
+type BuiltinKinds struct{}
+
+// Metadata implements analysis.Analyzer. The kinds listed are those
+// validated in full; every other built-in kind is decoded strictly.
+func (BuiltinKinds) Metadata() analysis.Metadata {
+	var in []manifest.GroupKind
+	for _, gvk := range validate.BuiltinKinds() {
+		in = append(in, manifest.GroupKind{Group: gvk.Group, Kind: gvk.Kind})
+	}
+	return analysis.Metadata{
+		Name:        "validation.BuiltinKinds",
+		Description: "Validates Services, Ingresses, workloads and other built-in kinds with Kubernetes' own validation code.",
+		Inputs:      sortedKinds(in),
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (BuiltinKinds) Analyze(ctx context.Context, c *analysis.Context) error {
+	var objs []*manifest.Object
+	for _, o := range c.Objects().Objects() {
+		if !isCustom(o) && !sopsEncrypted(o) {
+			objs = append(objs, o)
+		}
+	}
+	return each(ctx, objs, func(o *manifest.Object) error {
+		gv, err := schema.ParseGroupVersion(o.APIVersion)
+		if err != nil {
+			return nil // validation.APIVersions reports it
+		}
+		var res *validate.Result
+		if validate.IsBuiltinValidated(gv.WithKind(o.Kind)) {
+			res, err = validate.ValidateBuiltin(ctx, c.Namespace(o), o.Body)
+		} else {
+			res, _, err = validate.DecodeBuiltin(o.Body)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s: %v", o.Kind, err)
+			return nil
+		}
+		if res == nil {
+			return nil
+		}
+		for _, v := range judgeable(c, o, res.Violations) {
+			f := analysis.Finding{Object: c.Ref(o), Source: o.FieldSource(v.Field)}
+			if v.Class == validate.UnknownField {
+				f.Code = analysis.CodeFieldUnknown
+				f.Message = fmt.Sprintf("unknown field %q: %s %s has no such field; the API server refuses the object under strict field validation (kubectl's and Argo CD's default); remove or correct it",
+					v.Field, o.APIVersion, o.Kind)
+			} else {
+				f.Code = analysis.CodeBuiltinInvalid
+				f.Message = fmt.Sprintf("%s: %s; the API server rejects the %s", fieldOrObject(v.Field), v.Message, o.Kind)
+			}
+			c.Report(f)
+		}
+		return nil
+	})
+}

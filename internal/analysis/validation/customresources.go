@@ -1,0 +1,229 @@
+package validation
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/validate"
+)
+
+// CustomResources validates custom resources against their CRD as
+// kube-apiserver does on create (see package validate): unknown fields
+// (RG5005), the structural schema after defaulting (RG5001) and the CEL
+// rules (RG5002), each at the field's line.
+type CustomResources struct{}
+
+// Metadata implements analysis.Analyzer. It reads every custom resource
+// and the CRDs; the kinds listed are those of the bundled CRDs.
+func (CustomResources) Metadata() analysis.Metadata {
+	return analysis.Metadata{
+		Name:        "validation.CustomResources",
+		Description: "Validates custom resources against their CRD's schema and CEL rules with kube-apiserver's own code.",
+		Inputs:      bundledKinds(),
+	}
+}
+
+// Analyze implements analysis.Analyzer.
+func (CustomResources) Analyze(ctx context.Context, c *analysis.Context) error {
+	cat := catalog(c)
+	var objs []*manifest.Object
+	for _, o := range c.Objects().Objects() {
+		if isCustom(o) && !sopsEncrypted(o) {
+			objs = append(objs, o)
+		}
+	}
+	compileAhead(ctx, cat, objs)
+	return each(ctx, objs, func(o *manifest.Object) error {
+		return checkCustomResource(ctx, c, cat, o)
+	})
+}
+
+// compileAhead compiles the CRD versions the objects need, concurrently:
+// compiling a CRD's CEL rules is the costliest step of a small app's
+// validation, and the workers would otherwise meet each CRD one after the
+// other. Errors are reported when the objects are validated.
+func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.Object) {
+	type need struct {
+		crd     *validate.CRD
+		version string
+	}
+	seen := map[need]bool{}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, o := range objs {
+		cands := cat.Lookup(o.Group(), o.Kind)
+		i := served(cands, o.Version())
+		if i < 0 {
+			continue
+		}
+		n := need{cands[i].CRD, o.Version()}
+		if seen[n] || ctx.Err() != nil {
+			continue
+		}
+		seen[n] = true
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_ = n.crd.Compile(n.version) // an error is reported with the objects
+
+		}()
+	}
+	wg.Wait()
+}
+
+func checkCustomResource(ctx context.Context, c *analysis.Context, cat *validate.Catalog, o *manifest.Object) error {
+	cands := cat.Lookup(o.Group(), o.Kind)
+	if len(cands) == 0 {
+		c.Reportf(o, analysis.CodeNoSchema,
+			"no CustomResourceDefinition for %s %s is rendered, in --crd-dir or bundled, so routeguard cannot check what the API server rejects; pass the cluster's CRDs with --crd-dir or render the CRD in a context path",
+			o.Group(), o.Kind)
+		return nil
+	}
+	if cands[0].Err != nil {
+		c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s against %s: %v", o.Kind, cands[0].Origin, cands[0].Err)
+		return nil
+	}
+	// Validate against the first CRD that serves the version; a version
+	// none serves is validation.APIVersions' finding.
+	i := served(cands, o.Version())
+	if i < 0 {
+		return nil
+	}
+	first, err := validateAgainst(ctx, c, cands[i], o)
+	if err != nil || first == nil {
+		return err
+	}
+	if len(first.Violations) > 0 && i+1 < len(cands) && cands[i].Channel == "standard" {
+		// The Gateway API channel is not known: what the experimental
+		// channel accepts is a warning.
+		if j := served(cands[i+1:], o.Version()); j >= 0 {
+			exp, err := validateAgainst(ctx, c, cands[i+1+j], o)
+			if err != nil {
+				return err
+			}
+			if exp != nil {
+				reportExperimentalOnly(c, o, first, exp)
+				first = exp
+			}
+		}
+	}
+	report(c, o, first, cands[i].Origin)
+	return nil
+}
+
+// served returns the index of the first candidate serving version, -1 if none.
+func served(cands []validate.Candidate, version string) int {
+	for i, cand := range cands {
+		if cand.CRD == nil {
+			continue
+		}
+		if v, ok := cand.CRD.Version(version); ok && v.Served {
+			return i
+		}
+	}
+	return -1
+}
+
+// validateAgainst validates o; a CRD whose version does not compile is an
+// RG5008 finding (and a nil result).
+func validateAgainst(ctx context.Context, c *analysis.Context, cand validate.Candidate, o *manifest.Object) (*validate.Result, error) {
+	res, err := cand.CRD.ValidateCustomResource(ctx, o.Version(), c.Namespace(o), o.Body)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s: %v", o.Kind, err)
+		return nil, nil
+	}
+	return res, nil
+}
+
+// reportExperimentalOnly reports (RG5009) what the standard channel's CRD
+// rejects and the experimental channel's accepts.
+func reportExperimentalOnly(c *analysis.Context, o *manifest.Object, std, exp *validate.Result) {
+	inExp := map[string]bool{}
+	for _, v := range exp.Violations {
+		inExp[v.String()] = true
+	}
+	for _, v := range std.Violations {
+		if inExp[v.String()] {
+			continue
+		}
+		c.Report(analysis.Finding{Code: analysis.CodeExperimentalChannel, Object: c.Ref(o), Source: o.FieldSource(v.Field),
+			Message: fmt.Sprintf("%s: the standard channel's CRD rejects this (%s), the experimental channel's accepts it; "+
+				"if the cluster runs the standard channel of Gateway API, the sync fails; set the Gateway API channel to make this an error or silence it",
+				fieldOrObject(v.Field), v.Message)})
+	}
+}
+
+// report turns violations into findings at their fields' lines.
+func report(c *analysis.Context, o *manifest.Object, res *validate.Result, origin string) {
+	for _, v := range judgeable(c, o, res.Violations) {
+		f := analysis.Finding{Object: c.Ref(o), Source: o.FieldSource(v.Field)}
+		switch v.Class {
+		case validate.UnknownField:
+			f.Code = analysis.CodeFieldUnknown
+			f.Message = fmt.Sprintf("unknown field %q: the schema of the %s has no such field; the API server drops it and refuses the %s under strict field validation (kubectl's and Argo CD's default); remove or correct it",
+				v.Field, origin, o.Kind)
+		case validate.Rule:
+			f.Code = analysis.CodeRuleViolation
+			f.Message = fmt.Sprintf("%s: %s (x-kubernetes-validations rule of the %s); the API server rejects the %s",
+				fieldOrObject(v.Field), v.Message, origin, o.Kind)
+		case validate.Uncheckable:
+			f.Code = analysis.CodeNotFullyValidated
+			f.Message = fmt.Sprintf("%s: a rule of the %s cannot be checked by routeguard: %s", fieldOrObject(v.Field), origin, v.Message)
+		default:
+			f.Code = analysis.CodeSchemaViolation
+			f.Message = fmt.Sprintf("%s: %s (schema of the %s); the API server rejects the %s",
+				fieldOrObject(v.Field), v.Message, origin, o.Kind)
+			if res.RulesSkipped {
+				f.Message += "; its CEL rules were not evaluated because of this error, as the API server does not either"
+			}
+		}
+		c.Report(f)
+	}
+}
+
+func fieldOrObject(field string) string {
+	if field == "" {
+		return "the object"
+	}
+	return field
+}
+
+// bundledKinds lists the kinds of the bundled CRDs and the CRD kind, sorted.
+func bundledKinds() []manifest.GroupKind {
+	return sortedKinds(append(validate.BundledKinds(), crdGK))
+}
+
+func sortedKinds(gks []manifest.GroupKind) []manifest.GroupKind {
+	seen := map[manifest.GroupKind]bool{}
+	var out []manifest.GroupKind
+	for _, gk := range gks {
+		if !seen[gk] {
+			seen[gk] = true
+			out = append(out, gk)
+		}
+	}
+	slicesSortGK(out)
+	return out
+}
+
+func slicesSortGK(gks []manifest.GroupKind) {
+	for i := 1; i < len(gks); i++ {
+		for j := i; j > 0 && compareGK(gks[j], gks[j-1]) < 0; j-- {
+			gks[j], gks[j-1] = gks[j-1], gks[j]
+		}
+	}
+}
+
+func compareGK(a, b manifest.GroupKind) int {
+	return strings.Compare(a.Group+"/"+a.Kind, b.Group+"/"+b.Kind)
+}

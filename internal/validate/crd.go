@@ -1,0 +1,177 @@
+package validate
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+)
+
+// CRD is a parsed CustomResourceDefinition. Its versions are compiled on
+// first use (structural schema, OpenAPI validator, CEL programs) and kept,
+// so every object of a version reuses them. A CRD is safe for concurrent use.
+type CRD struct {
+	Group    string
+	Kind     string
+	Plural   string
+	Scope    string // Namespaced or Cluster
+	Versions []Version
+	Origin   string // where it came from, for messages: "bundled Gateway API v1.6.3 (standard channel)", a file
+
+	crd      apiextensions.CustomResourceDefinition // internal version, as the API server converts it
+	compiled map[string]*compiledOnce
+}
+
+// Version is one version of a CRD, as its spec declares it.
+type Version struct {
+	Name               string
+	Served             bool
+	Storage            bool
+	Deprecated         bool
+	DeprecationWarning string
+}
+
+type compiledOnce struct {
+	once sync.Once
+	v    *compiled
+	err  error
+}
+
+// compiled is what the API server builds per CRD version when it starts
+// serving it (apiextensions-apiserver customresource_handler.go,
+// getOrCreateServingInfoFor).
+type compiled struct {
+	structural       *structuralschema.Structural
+	schemaValidator  apiservervalidation.SchemaValidator
+	celValidator     *cel.Validator // nil: no x-kubernetes-validations
+	preserveUnknown  bool           // spec.preserveUnknownFields
+	statusSubresouce bool           // status is dropped on create
+}
+
+// ParseCRD parses a CustomResourceDefinition body (apiextensions.k8s.io/v1)
+// with the API server's types, defaults and conversion. origin names where
+// it came from in messages.
+func ParseCRD(body map[string]any, origin string) (*CRD, error) {
+	if av, _ := body["apiVersion"].(string); av != "apiextensions.k8s.io/v1" {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition of apiVersion %q; Kubernetes serves only apiextensions.k8s.io/v1 since 1.22", origin, av)
+	}
+	var v1 apiextensionsv1.CustomResourceDefinition
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(body, &v1); err != nil {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition does not decode: %w", origin, err)
+	}
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&v1)
+	c := &CRD{Group: v1.Spec.Group, Kind: v1.Spec.Names.Kind, Plural: v1.Spec.Names.Plural,
+		Scope: string(v1.Spec.Scope), Origin: origin, compiled: map[string]*compiledOnce{}}
+	if c.Group == "" || c.Kind == "" {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition %s names no group or kind", origin, v1.Name)
+	}
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v1, &c.crd, nil); err != nil {
+		return nil, fmt.Errorf("%s: converting CustomResourceDefinition %s: %w", origin, v1.Name, err)
+	}
+	for _, v := range v1.Spec.Versions {
+		ver := Version{Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated}
+		if v.DeprecationWarning != nil {
+			ver.DeprecationWarning = *v.DeprecationWarning
+		}
+		c.Versions = append(c.Versions, ver)
+		c.compiled[v.Name] = &compiledOnce{}
+	}
+	return c, nil
+}
+
+// Version returns the named version.
+func (c *CRD) Version(name string) (Version, bool) {
+	for _, v := range c.Versions {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Version{}, false
+}
+
+// ServedVersions returns the names of the served versions, sorted.
+func (c *CRD) ServedVersions() []string {
+	var out []string
+	for _, v := range c.Versions {
+		if v.Served {
+			out = append(out, v.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NamespaceScoped reports whether objects of the CRD live in namespaces.
+func (c *CRD) NamespaceScoped() bool { return c.Scope != string(apiextensionsv1.ClusterScoped) }
+
+// Compile builds what validating objects of version needs (structural
+// schema, OpenAPI validator, CEL programs), once; ValidateCustomResource
+// does it on first use. An error means the version cannot be validated.
+func (c *CRD) Compile(version string) error {
+	_, err := c.compile(version)
+	return err
+}
+
+// compile returns the compiled version, building it once.
+func (c *CRD) compile(version string) (*compiled, error) {
+	o, ok := c.compiled[version]
+	if !ok {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition %s has no version %s", c.Origin, c.Plural+"."+c.Group, version)
+	}
+	o.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				o.v, o.err = nil, fmt.Errorf("%s: compiling CustomResourceDefinition %s version %s failed: %v", c.Origin, c.Plural+"."+c.Group, version, r)
+			}
+		}()
+		o.v, o.err = c.build(version)
+	})
+	return o.v, o.err
+}
+
+func (c *CRD) build(version string) (*compiled, error) {
+	name := c.Plural + "." + c.Group
+	val, err := apiextensions.GetSchemaForVersion(&c.crd, version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Origin, err)
+	}
+	out := &compiled{preserveUnknown: c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields}
+	var props *apiextensions.JSONSchemaProps
+	if val != nil {
+		props = val.OpenAPIV3Schema
+	}
+	if props != nil {
+		s, err := structuralschema.NewStructural(props)
+		if err != nil && !out.preserveUnknown {
+			return nil, fmt.Errorf("%s: CustomResourceDefinition %s version %s: the schema is not structural: %w", c.Origin, name, version, err)
+		}
+		if s != nil && !out.preserveUnknown {
+			s = s.DeepCopy()
+			if err := structuraldefaulting.PruneDefaults(s); err != nil {
+				return nil, fmt.Errorf("%s: CustomResourceDefinition %s version %s: pruning defaults: %w", c.Origin, name, version, err)
+			}
+		}
+		out.structural = s
+	}
+	out.schemaValidator, _, err = apiservervalidation.NewSchemaValidator(props)
+	if err != nil {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition %s version %s: %w", c.Origin, name, version, err)
+	}
+	if out.structural != nil {
+		out.celValidator = cel.NewValidator(out.structural, true, celconfig.PerCallLimit)
+	}
+	sub, err := apiextensions.GetSubresourcesForVersion(&c.crd, version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Origin, err)
+	}
+	out.statusSubresouce = sub != nil && sub.Status != nil
+	return out, nil
+}
