@@ -161,8 +161,8 @@ func invalidUTF8Line(data []byte) int {
 type converter struct {
 	file       string
 	dup        func(DuplicateKey) // nil: a duplicate key is an error
-	aliasNodes int // nodes produced through alias expansion so far
-	inAlias    int // depth of alias expansion in progress
+	aliasNodes int                // nodes produced through alias expansion so far
+	inAlias    int                // depth of alias expansion in progress
 	path       uint64
 	lines      []uint64 // scratch, reused across documents
 }
