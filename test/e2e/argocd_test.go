@@ -2,14 +2,18 @@ package e2e
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 )
 
+var infosOnly = regexp.MustCompile(`\n0 errors, 0 warnings, [0-9]+ infos$`)
+
 // The bundled Argo CD example: every Application renders, the cluster is
 // analyzed as one (the team routes resolve the platform Gateway), no
-// warning or error is reported (Istio's own infos, when routeguard-istio
-// is installed beside the binary, may be), and the summary says what was
+// warning or error is reported (infos of Istio's analyzers, when
+// routeguard-istio is installed beside the binary, and of validation may
+// be), and the summary says what was
 // checked.
 func TestArgoCDAnalyzeExample(t *testing.T) {
 	r := routeguard(t, nil, "argocd", "analyze", "examples/argocd", "--fail-on", "warning")
@@ -17,8 +21,8 @@ func TestArgoCDAnalyzeExample(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	out := strings.TrimSpace(r.stdout)
-	if out != "no findings" && !strings.HasSuffix(out, "0 errors, 0 warnings, 7 infos") {
-		t.Errorf("stdout = %q, want no findings (or Istio's 7 infos)", r.stdout)
+	if out != "no findings" && !infosOnly.MatchString(out) {
+		t.Errorf("stdout = %q, want no findings (or infos only)", r.stdout)
 	}
 	if !strings.Contains(r.stderr, "12 Applications (12 rendered, 0 partly rendered, 0 skipped, 0 failed), 1 ApplicationSets") {
 		t.Errorf("summary missing from stderr:\n%s", r.stderr)
