@@ -27,7 +27,7 @@ GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 CYCLONEDX          := $(TOOLS)/cyclonedx-gomod-$(CYCLONEDX_VERSION)/cyclonedx-gomod
 IMAGE_DIR          ?= $(BIN)/image
 
-.PHONY: all build demo test test-main test-race test-sdk test-compat test-tools test-release lint bench clean \
+.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-release lint bench clean \
 	image image-release release release-check release-snapshot schema sdk-sum tidy tools
 
 all: build
@@ -51,6 +51,18 @@ test-main: build
 # process, under the race detector (which needs cgo).
 test-race:
 	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/pipeline/
+
+# fuzz: explore each fuzz target for FUZZTIME (the seeds run in make test):
+# repository input (decoder, .routeguard.yaml, analyzers) and what reaches
+# a terminal or a tool (report writers, escaping).
+FUZZTIME ?= 30s
+FUZZ_TARGETS := FuzzDecode:./internal/manifest FuzzParse:./internal/config FuzzAnalyzers:./internal/analysis/registry \
+	FuzzWriters:./internal/report FuzzString:./internal/printable
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== $${t%%:*}"; \
+		$(GO) test -run XXX -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" || exit 1; \
+	done
 
 # test-sdk: the plugin SDK is its own module (plugin authors do not pull in
 # routeguard's dependencies).

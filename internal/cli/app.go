@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/printable"
+
 	"github.com/spf13/cobra"
 )
 
@@ -79,7 +81,7 @@ func Run(ctx context.Context, args []string, env *Env) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(env.Stderr, "routeguard: %s\n", strings.TrimRight(ee.err.Error(), "\n"))
+			fmt.Fprintf(env.Stderr, "routeguard: %s\n", printable.String(strings.TrimRight(ee.err.Error(), "\n")))
 		}
 		return ee.code
 	}

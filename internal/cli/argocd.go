@@ -15,6 +15,7 @@ import (
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/version"
@@ -202,7 +203,7 @@ func writeArgoCDBuild(format string, res *argocd.Result) ([]byte, error) {
 	var buf bytes.Buffer
 	if format == "yaml" {
 		for _, a := range res.Apps {
-			fmt.Fprintf(&buf, "# Application %s (cluster %s)\n", a.App.Key(), a.Cluster)
+			fmt.Fprintf(&buf, "# Application %s (cluster %s)\n", printable.Line(a.App.Key()), printable.Line(a.Cluster))
 			if a.Set == nil || a.Set.Len() == 0 {
 				continue
 			}

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"io"
+
+	"github.com/routeguard/routeguard/internal/printable"
 )
 
 // Level ranks a notice.
@@ -25,6 +27,6 @@ type Notice struct {
 // WriteNotices writes one "routeguard: <level>: <text>" line per notice.
 func WriteNotices(w io.Writer, ns []Notice) {
 	for _, n := range ns {
-		fmt.Fprintf(w, "routeguard: %s: %s\n", n.Level, n.Text)
+		fmt.Fprintf(w, "routeguard: %s: %s\n", n.Level, printable.Line(n.Text))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/routeguard/routeguard/internal/printable"
+
 	"github.com/routeguard/routeguard/internal/analysis"
 )
 
@@ -61,7 +63,7 @@ func (t *text) Flush() error {
 		if name == "" {
 			name = "(no file)"
 		}
-		fmt.Fprintln(b, t.paint(ansiBold, name))
+		fmt.Fprintln(b, t.paint(ansiBold, printable.Line(name)))
 		for _, f := range t.by[file] {
 			sev := f.Severity.String()
 			switch f.Severity {
@@ -72,7 +74,7 @@ func (t *text) Flush() error {
 			default:
 				sev = t.paint(ansiCyan, sev)
 			}
-			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", f.Source, sev, f.Code, f.Subject(), f.Message)
+			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", printable.Line(f.Source.String()), sev, f.Code, printable.Line(f.Subject()), printable.Line(f.Message))
 		}
 	}
 	fmt.Fprintf(b, "\n%s\n", t.sum)

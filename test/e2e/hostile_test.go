@@ -277,3 +277,20 @@ func TestHostileResourceExhaustion(t *testing.T) {
 	big, _ := hostileRepo(t, map[string]string{"app/big.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  a: " + strings.Repeat("x", 2<<20) + "\n"})
 	refused(t, harness.Run(t, harness.Options{Dir: big}, "render", "--max-file-size", "1", "app"), "big.yaml")
 }
+
+// Text from the repository reaches the terminal escaped: an object name
+// holding an ANSI sequence or a carriage return cannot rewrite the CI log.
+func TestHostileOutputEscaped(t *testing.T) {
+	repo, _ := hostileRepo(t, map[string]string{
+		"app/route.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n" +
+			"metadata: {name: \"web\\e[2J\\rok\", namespace: shop}\nspec: {}\n",
+	})
+	r := harness.Run(t, harness.Options{Dir: repo}, "analyze", "app")
+	out := r.Stdout + r.Stderr
+	if strings.ContainsAny(out, "\x1b\r") {
+		t.Fatalf("raw control characters reached the output (exit %d): %q", r.Code, out)
+	}
+	if !strings.Contains(out, `web\x1b[2J\rok`) {
+		t.Fatalf("the object name is not shown escaped (exit %d): %q", r.Code, out)
+	}
+}

@@ -1,0 +1,55 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// FuzzWriters: findings carrying any text (names and messages come from
+// repositories) are written by every format as well-formed output: JSON
+// that parses, XML that parses, text without raw control characters.
+func FuzzWriters(f *testing.F) {
+	f.Add("web", "shop", "apps/route.yaml", "backendRef names Service shop/web", 3)
+	f.Add("a\x1b[2J", "\r", "dir/\xff.yaml", "<]]>&\"'\u2028", 0)
+	f.Fuzz(func(t *testing.T, name, ns, file, msg string, line int) {
+		fs := []analysis.Finding{{Code: "RG1101", Severity: analysis.SeverityError, Message: msg,
+			Object: analysis.ObjectRef{Kind: "HTTPRoute", Namespace: ns, Name: name},
+			Source: manifest.Source{File: file, Line: line}, Analyzer: "fuzz"}}
+		for _, format := range Formats() {
+			var buf bytes.Buffer
+			w, err := New(format, &buf, Options{Version: "fuzz"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteAll(w, fs); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			out := buf.Bytes()
+			switch format {
+			case "json", "sarif", "gitlab":
+				if !json.Valid(out) {
+					t.Fatalf("%s: not valid JSON: %q", format, out)
+				}
+			case "junit":
+				d := xml.NewDecoder(bytes.NewReader(out))
+				for {
+					if _, err := d.Token(); err == io.EOF {
+						break
+					} else if err != nil {
+						t.Fatalf("junit: not well-formed XML (%v): %q", err, out)
+					}
+				}
+			case "text":
+				if bytes.ContainsAny(out, "\x1b\r\x00") {
+					t.Fatalf("text: raw control characters: %q", out)
+				}
+			}
+		}
+	})
+}
