@@ -22,6 +22,8 @@ const (
 	CodeEmptySpec         = "RG0004"
 	CodeRefKindInvalid    = "RG0005"
 	CodeRefKindUnknown    = "RG0006"
+	CodeRendersNothing    = "RG0007"
+	CodeAppNotRendered    = "RG0009"
 
 	// RG01xx: building a GitOps tree (Flux today; the Argo CD repository
 	// build reuses RG0100).
@@ -99,6 +101,10 @@ var catalog = []Code{
 		Description: "A reference (backendRef, certificateRef, CA certificate reference, parametersRef) names a kind of the core or Gateway API group that the field cannot refer to (for example a certificateRef to kind WrongKind, or a CA reference to a Service); implementations mark it InvalidKind and traffic that needs it fails. Fix the group and kind."},
 	{ID: CodeRefKindUnknown, Severity: SeverityWarning, Title: "reference to a kind routeguard does not know",
 		Description: "A reference names a kind of another API group that routeguard does not know as an implementation's kind and that no CustomResourceDefinition in the app or its context paths defines; unless the Gateway implementation supports it, the reference is invalid. Check the group and kind, or add the path that renders the CRD to contextPaths."},
+	{ID: CodeRendersNothing, Severity: SeverityWarning, Title: "app renders no objects",
+		Description: "An app (an Argo CD Application, or a directory) renders no objects, so there was nothing to check and the reconciler would apply nothing (with automated pruning it deletes what the app deployed before). Check the source path, the include/exclude globs and the files' extensions."},
+	{ID: CodeAppNotRendered, Severity: SeverityError, Title: "app does not render",
+		Description: "An app (an Argo CD Application or ApplicationSet) cannot be rendered from the repository: its source path does not exist, its chart or kustomization fails, its generator is wrong. The reconciler would fail on it too (Argo CD: a ComparisonError). Its namespaces cannot be checked until it renders. Fix what the message names."},
 
 	{ID: CodeNothingChecked, Severity: SeverityError, Title: "nothing checked",
 		Description: "The build produced no objects, or no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry), so a clean report would mean nothing. Check the path and the notices about skipped sources; where a tree really has no routing, set this code's severity to info in .routeguard.yaml."},

@@ -46,6 +46,19 @@ type Finding struct {
 	Object   ObjectRef       // the object the finding is about
 	Source   manifest.Source // where the object is defined (file:line)
 	Analyzer string          // name of the analyzer that reported it ("<pkg>.<Type>")
+	// App names the Argo CD Application ("namespace/name") that renders
+	// the object, when the objects of several Applications are analyzed
+	// together; empty otherwise.
+	App string
+}
+
+// Subject renders what the finding is about: "Kind ns/name", followed by
+// "(Application ns/name)" when the finding names its Application.
+func (f Finding) Subject() string {
+	if f.App == "" {
+		return f.Object.String()
+	}
+	return f.Object.String() + " (Application " + f.App + ")"
 }
 
 // compareFindings orders findings by file, line, code, object, message.
@@ -58,5 +71,6 @@ func compareFindings(a, b Finding) int {
 		cmp.Compare(a.Object.APIVersion, b.Object.APIVersion),
 		cmp.Compare(a.Message, b.Message),
 		cmp.Compare(a.Analyzer, b.Analyzer),
+		cmp.Compare(a.App, b.App),
 	)
 }

@@ -30,8 +30,9 @@ func (s Scope) Found() bool { return s == ScopeRendered || s == ScopeContext }
 
 // UnrenderedScope names objects that may exist although routeguard could
 // not render them: what a HelmRelease whose chart could not be fetched, a
-// Helm dependency that is not vendored, or a Flux Kustomization from
-// another source would create. A reference into such a scope is never
+// Helm dependency that is not vendored, a Flux Kustomization from another
+// source, or an Argo CD Application whose source is in another repository
+// would create. A reference into such a scope is never
 // dangling: the checks report RG0001 ("cannot be checked") with Reason.
 type UnrenderedScope struct {
 	// Namespace the objects would land in; "*" for any namespace and for

@@ -33,6 +33,7 @@ input or render error. The README says what each command prints on each.`,
 	root.PersistentPostRun = func(*cobra.Command, []string) { limits.stop() }
 	root.AddCommand(
 		newAnalyzeCommand(env),
+		newArgoCDCommand(env),
 		newCMPCommand(env),
 		newCodesCommand(env),
 		newFluxCommand(env),

@@ -100,3 +100,8 @@ func (r *Root) Glob(pattern string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// FS returns the root as a confined fs.FS (paths relative to the root, "/"
+// separated), for matchers that take one (doublestar globs). Unlike Walk
+// and Glob it does not hide .git: callers leave it out.
+func (r *Root) FS() fs.FS { return r.fsys.FS() }

@@ -29,6 +29,33 @@ const maxAliasNodes = 1_000_000
 // the name used in sources and errors. Empty and comments-only documents are
 // skipped; List kinds are expanded into their items.
 func Decode(file string, data []byte) ([]*Object, error) {
+	return decode(file, data, nil)
+}
+
+// DuplicateKey is a key defined twice in one mapping, which
+// DecodeLastKeyWins kept with its last value.
+type DuplicateKey struct {
+	File string
+	Line int // of the second definition
+	Key  string
+}
+
+func (d DuplicateKey) String() string {
+	return fmt.Sprintf("%s:%d: key %q is defined twice in the same mapping; the last value is used (remove one)", d.File, d.Line, d.Key)
+}
+
+// DecodeLastKeyWins decodes as Decode does, except that a key defined twice
+// in one mapping keeps its last value instead of failing, as
+// sigs.k8s.io/yaml (and so Argo CD's directory sources and kubectl) decode
+// it; each such key is passed to dup.
+func DecodeLastKeyWins(file string, data []byte, dup func(DuplicateKey)) ([]*Object, error) {
+	if dup == nil {
+		dup = func(DuplicateKey) {}
+	}
+	return decode(file, data, dup)
+}
+
+func decode(file string, data []byte, dup func(DuplicateKey)) ([]*Object, error) {
 	if !utf8.Valid(data) {
 		return nil, &Error{File: file, Line: invalidUTF8Line(data),
 			Msg: "file is not valid UTF-8 text; save it as UTF-8 (Kubernetes manifests must be UTF-8)"}
@@ -36,7 +63,7 @@ func Decode(file string, data []byte) ([]*Object, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*Object
-	c := converter{file: file}
+	c := converter{file: file, dup: dup}
 	for doc := 0; ; doc++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -133,8 +160,9 @@ func invalidUTF8Line(data []byte) int {
 // line of every node under the hash of its path (see FieldIndex).
 type converter struct {
 	file       string
-	aliasNodes int // nodes produced through alias expansion so far
-	inAlias    int // depth of alias expansion in progress
+	dup        func(DuplicateKey) // nil: a duplicate key is an error
+	aliasNodes int                // nodes produced through alias expansion so far
+	inAlias    int                // depth of alias expansion in progress
 	path       uint64
 	lines      []uint64 // scratch, reused across documents
 }
@@ -263,8 +291,11 @@ func (c *converter) mapping(n *yaml.Node) (map[string]any, error) {
 			return nil, &Error{File: c.file, Line: k.Line, Msg: "mapping keys must be scalars"}
 		}
 		if _, dup := out[k.Value]; dup {
-			return nil, &Error{File: c.file, Line: k.Line, Msg: fmt.Sprintf(
-				"key %q is defined twice in the same mapping; remove one", k.Value)}
+			if c.dup == nil {
+				return nil, &Error{File: c.file, Line: k.Line, Msg: fmt.Sprintf(
+					"key %q is defined twice in the same mapping; remove one", k.Value)}
+			}
+			c.dup(DuplicateKey{File: c.file, Line: k.Line, Key: k.Value})
 		}
 		parent := c.path
 		c.path = keyHash(parent, k.Value)

@@ -171,3 +171,26 @@ func TestGenerateNameNotDuplicate(t *testing.T) {
 		t.Errorf("generateName objects are distinct on apply: %v", err)
 	}
 }
+
+// DecodeLastKeyWins keeps the last value of a key defined twice, as
+// sigs.k8s.io/yaml does, and names each duplicate; Decode refuses it.
+func TestDecodeLastKeyWins(t *testing.T) {
+	data := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: first\n  other: x\n  k: last\n")
+	if _, err := Decode("cm.yaml", data); err == nil {
+		t.Fatal("Decode accepted a duplicate key")
+	}
+	var dups []DuplicateKey
+	objs, err := DecodeLastKeyWins("cm.yaml", data, func(d DuplicateKey) { dups = append(dups, d) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := objs[0].Body["data"].(map[string]any)["k"]; got != "last" {
+		t.Errorf("k = %v, want the last value", got)
+	}
+	if len(dups) != 1 || dups[0] != (DuplicateKey{File: "cm.yaml", Line: 8, Key: "k"}) {
+		t.Errorf("duplicates = %+v", dups)
+	}
+	if s := dups[0].String(); !strings.Contains(s, "cm.yaml:8") || !strings.Contains(s, `"k"`) {
+		t.Errorf("message %q names neither file:line nor key", s)
+	}
+}

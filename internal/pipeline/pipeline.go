@@ -56,12 +56,14 @@ type Request struct {
 	Cluster analysis.Cluster
 	// Unrendered says where objects may exist that the front door could
 	// not render (a Flux Kustomization from another repository, a
-	// HelmRelease whose chart could not be fetched): references into these
+	// HelmRelease whose chart could not be fetched, an Argo CD Application
+	// whose source is elsewhere): references into these
 	// scopes are "cannot check" (RG0001), never errors.
 	Unrendered []analysis.UnrenderedScope
 	// ContextObjects resolve references besides the configuration's
 	// context paths and are never reported on (the rest of a Flux tree when
-	// one Kustomization of it is analyzed).
+	// one Kustomization of it is analyzed, the other Applications of an
+	// Argo CD cluster).
 	ContextObjects *manifest.Set
 	// Prior are the findings of a tree build (failed Kustomizations and
 	// HelmReleases, dependsOn cycles, RG0100 when nothing was checked):

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -20,9 +21,12 @@ import (
 // configFileNames are routeguard's own files; they are never manifests.
 var configFileNames = map[string]bool{".routeguard.yaml": true, ".routeguard.yml": true}
 
-// isManifestFile matches the extensions Argo CD reads in a directory app
-// (jsonnet aside, which routeguard does not evaluate).
+// isManifestFile matches the extensions Argo CD reads in a directory app:
+// YAML and JSON manifests, and .jsonnet files, which are evaluated.
 func isManifestFile(name string) bool {
+	if isJsonnetFile(name) {
+		return true
+	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".yaml", ".yml", ".json":
 		return !configFileNames[name]
@@ -72,7 +76,7 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	decoded := decodeFiles(ctx, r, files, opts.maxFileBytes())
+	decoded := decodeFiles(ctx, r, files, fileReader{appDir: appDir, dir: opts.Directory, max: opts.maxFileBytes()})
 	set := manifest.NewSet()
 	for _, d := range decoded {
 		if d.err != nil {
@@ -95,7 +99,7 @@ type decodedFile struct {
 // core). The results keep the files' order, so the set, and the error a
 // user sees (the first failing file's), are those of a serial read. Once
 // a file fails, later files are skipped: they cannot change the outcome.
-func decodeFiles(ctx context.Context, r *root, files []string, maxBytes int64) []decodedFile {
+func decodeFiles(ctx context.Context, r *root, files []string, fr fileReader) []decodedFile {
 	out := make([]decodedFile, len(files))
 	var next, failed atomic.Int64
 	failed.Store(int64(len(files)))
@@ -109,7 +113,7 @@ func decodeFiles(ctx context.Context, r *root, files []string, maxBytes int64) [
 				if i >= int64(len(files)) || i > failed.Load() {
 					return
 				}
-				out[i] = decodeFile(ctx, r, files[i], maxBytes)
+				out[i] = fr.decode(ctx, r, files[i])
 				if out[i].err != nil {
 					for f := failed.Load(); i < f && !failed.CompareAndSwap(f, i); f = failed.Load() {
 					}
@@ -121,16 +125,53 @@ func decodeFiles(ctx context.Context, r *root, files []string, maxBytes int64) [
 	return out[:min(len(files), int(failed.Load())+1)]
 }
 
-func decodeFile(ctx context.Context, r *root, p string, maxBytes int64) decodedFile {
+// fileReader reads one file of a directory app.
+type fileReader struct {
+	appDir string
+	dir    DirectoryOptions
+	max    int64
+}
+
+func (fr fileReader) decode(ctx context.Context, r *root, p string) decodedFile {
 	if err := ctx.Err(); err != nil {
 		return decodedFile{err: err}
 	}
-	data, err := r.readFile(p, maxBytes)
+	data, err := r.readFile(p, fr.max)
 	if err != nil {
 		return decodedFile{err: err}
 	}
-	objs, err := manifest.Decode(r.rel(p), data)
+	if fr.dir.SkipNonManifests && bytes.Contains(data, []byte(skipRenderingMarker)) {
+		return decodedFile{}
+	}
+	if isJsonnetFile(filepath.Base(p)) {
+		objs, err := evalJsonnet(ctx, r, fr.appDir, p, fr.dir.Jsonnet, fr.max)
+		return decodedFile{objs: objs, err: err}
+	}
+	var objs []*manifest.Object
+	if fr.dir.DuplicateKey != nil {
+		objs, err = manifest.DecodeLastKeyWins(r.rel(p), data, fr.dir.DuplicateKey)
+	} else {
+		objs, err = manifest.Decode(r.rel(p), data)
+	}
+	if err != nil && fr.dir.SkipNonManifests && !looksLikeManifest(data) {
+		return decodedFile{} // Argo CD ignores YAML that is not a manifest
+	}
 	return decodedFile{objs: objs, err: err}
+}
+
+// skipRenderingMarker makes Argo CD skip a file of a directory app.
+const skipRenderingMarker = "+argocd:skip-file-rendering"
+
+// looksLikeManifest is Argo CD's test for a file that failed to decode:
+// when it names apiVersion, kind and metadata, the failure is an error;
+// otherwise it is some other YAML file and is skipped.
+func looksLikeManifest(data []byte) bool {
+	for _, key := range []string{"apiVersion", "kind", "metadata"} {
+		if !bytes.Contains(data, []byte(key+":")) && !bytes.Contains(data, []byte(`"`+key+`"`)) {
+			return false
+		}
+	}
+	return true
 }
 
 func compileGlob(flag, pattern string) (glob.Glob, error) {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart"
 	"helm.sh/helm/v4/pkg/chart/common"
+	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/postrenderer"
 	release "helm.sh/helm/v4/pkg/release/v1"
@@ -44,7 +46,16 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 	}
 	if req := acc.MetaDependencies(); len(req) > 0 {
 		if err := action.CheckDependencies(ch, req); err != nil {
-			return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+			if !h.BuildDependencies {
+				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+			}
+			v2, ok := ch.(*chartv2.Chart)
+			if !ok {
+				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+			}
+			if err := buildDependencies(ctx, r, chartDir, v2, h.Dependencies); err != nil {
+				return nil, err
+			}
 		}
 	}
 	vals, err := mergeValues(r, chartDir, h)
@@ -55,6 +66,7 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 	if err != nil {
 		return nil, err
 	}
+	install.SkipSchemaValidation = h.SkipSchemaValidation
 	rel, err := install.RunWithContext(ctx, ch, vals)
 	if err != nil {
 		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), err)
@@ -95,12 +107,20 @@ func splitHelmManifest(m string) []TemplateDoc {
 	return out
 }
 
-// mergeValues merges -f files and --set/--set-string as Helm does: files in
-// order, then --set, then --set-string.
+// mergeValues merges values as Helm does: -f files in order (the inline
+// values last among them, as Argo CD passes them), then --set,
+// --set-string and --set-file.
 func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error) {
 	base, err := mergeValuesFiles(r, chartDir, h.ValuesFiles, false)
 	if err != nil {
 		return nil, err
+	}
+	if len(bytes.TrimSpace(h.ValuesYAML)) > 0 {
+		cur := map[string]any{}
+		if err := yaml.Unmarshal(h.ValuesYAML, &cur); err != nil {
+			return nil, fmt.Errorf("inline Helm values: %w", err)
+		}
+		base = loader.MergeMaps(base, cur)
 	}
 	for _, s := range h.Set {
 		if err := strvals.ParseInto(s, base); err != nil {
@@ -110,6 +130,22 @@ func mergeValues(r *root, chartDir string, h HelmOptions) (map[string]any, error
 	for _, s := range h.SetString {
 		if err := strvals.ParseIntoString(s, base); err != nil {
 			return nil, fmt.Errorf("--set-string %q: %w", s, err)
+		}
+	}
+	for _, s := range h.SetFile {
+		reader := func(rs []rune) (any, error) {
+			p := string(rs)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(chartDir, p)
+			}
+			data, err := r.readFile(p, manifest.DefaultMaxFileBytes)
+			if err != nil {
+				return nil, err
+			}
+			return string(data), nil
+		}
+		if err := strvals.ParseIntoFile(s, base, reader); err != nil {
+			return nil, fmt.Errorf("--set-file %q: %w", s, err)
 		}
 	}
 	return base, nil

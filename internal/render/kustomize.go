@@ -24,6 +24,13 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		return nil, err
 	}
 	fsys := newConfinedFS(r, opts.AllowNetwork, opts.maxFileBytes())
+	if edit := opts.Kustomize.Edit; edit != nil {
+		efs := newEditFS(r, appDir, opts.maxFileBytes())
+		if err := edit(efs); err != nil {
+			return nil, fmt.Errorf("%s: editing the kustomization: %w", r.rel(appDir), err)
+		}
+		fsys.overlay = efs.overlay()
+	}
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsNone
 	kopts.Reorder = krusty.ReorderOptionLegacy

@@ -34,6 +34,9 @@ type confinedFS struct {
 	root         *root
 	allowNetwork bool
 	maxBytes     int64
+	// overlay holds files written by KustomizeOptions.Edit (absolute path
+	// -> content); they are read instead of the files on disk.
+	overlay map[string][]byte
 	// refused is the first reference refused. Kustomize hides read errors
 	// of kustomization files behind "file not found", so the error is kept
 	// here and reported after the build.
@@ -54,9 +57,12 @@ func (c *confinedFS) refuse(err error) error {
 }
 
 func (c *confinedFS) ReadFile(p string) ([]byte, error) {
-	data, err := c.root.readFile(p, c.maxBytes)
-	if err != nil {
-		return nil, err
+	data, ok := c.overlay[filepath.Clean(p)]
+	if !ok {
+		var err error
+		if data, err = c.root.readFile(p, c.maxBytes); err != nil {
+			return nil, err
+		}
 	}
 	if err := manifest.CheckAliases(c.root.rel(p), data); err != nil {
 		return nil, c.refuse(err)

@@ -1,6 +1,10 @@
 package render
 
-import "github.com/routeguard/routeguard/internal/manifest"
+import (
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
 
 // Tool names the way an app is rendered.
 type Tool string
@@ -27,6 +31,13 @@ type Options struct {
 	Helm      HelmOptions
 	Directory DirectoryOptions
 
+	Kustomize KustomizeOptions
+
+	// ExtraRoots are further directory trees reads may reach besides
+	// RepoRoot (the repository holding an Application's $values files when
+	// its chart comes from a chart repository).
+	ExtraRoots []string
+
 	// Self is the routeguard executable that answers Kustomize's helm calls
 	// for helmCharts (through the Helm SDK, so no helm binary is needed);
 	// empty means the running executable. See ServeHelmShim.
@@ -45,6 +56,34 @@ type HelmOptions struct {
 	IncludeCRDs  bool     // render the chart's crds/ directory too (Argo CD does)
 	SkipTests    bool     // leave out test hooks
 	DisableHooks bool     // leave out all hooks (--no-hooks)
+
+	// ValuesYAML is an inline values document (Argo CD's helm.values or
+	// valuesObject), merged after ValuesFiles, before Set.
+	ValuesYAML []byte
+	// SetFile are --set-file key=path: the file's content is the value;
+	// the path is relative to the chart directory, or absolute inside the
+	// repository.
+	SetFile []string
+	// SkipSchemaValidation skips values.schema.json (--skip-schema-validation).
+	SkipSchemaValidation bool
+	// BuildDependencies does what Argo CD's `helm dependency build` does for
+	// dependencies of Chart.yaml missing under charts/: file:// charts come
+	// from the repository, others from Dependencies. Without it a missing
+	// dependency is an error.
+	BuildDependencies bool
+	// Dependencies fetches dependencies from chart repositories; nil means
+	// they cannot be fetched (a *MissingDependenciesError).
+	Dependencies DependencyFetcher
+}
+
+// KustomizeOptions adjust a Kustomize build.
+type KustomizeOptions struct {
+	// Edit, when set, edits the app's kustomization before the build, as
+	// Argo CD does with `kustomize edit` in its copy of the repository. It
+	// gets a file system whose relative paths start at the app directory:
+	// reads are confined to the repository, writes stay in memory, and the
+	// build reads what was written.
+	Edit func(fsys filesys.FileSystem) error
 }
 
 // DirectoryOptions mirror Argo CD's spec.source.directory.
@@ -52,6 +91,20 @@ type DirectoryOptions struct {
 	Recurse bool
 	Include string // glob, e.g. "{*.yaml,*.yml}"
 	Exclude string // glob
+	// Jsonnet configures the evaluation of .jsonnet files (always
+	// evaluated, as Argo CD does; these are its extVars, tlas and libs).
+	Jsonnet JsonnetOptions
+	// SkipNonManifests applies Argo CD's file rules: files holding the
+	// "+argocd:skip-file-rendering" marker are skipped, and so are YAML or
+	// JSON files that do not decode into objects and do not look like
+	// manifests (no apiVersion, kind and metadata keys). Without it, such
+	// files are errors.
+	SkipNonManifests bool
+	// DuplicateKey, when set, makes a key defined twice in one mapping of
+	// a manifest file keep its last value, as Argo CD's decoder
+	// (sigs.k8s.io/yaml) does, and is told each one (it may be called
+	// concurrently); nil: a duplicate key is an error.
+	DuplicateKey func(manifest.DuplicateKey)
 }
 
 // Result is what rendering produced.

@@ -50,7 +50,7 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	r, err := newRoot(repoRoot)
+	r, err := newRoot(repoRoot, opts.ExtraRoots...)
 	if err != nil {
 		return nil, err
 	}

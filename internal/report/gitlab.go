@@ -56,7 +56,7 @@ func (g *gitlab) Write(f analysis.Finding) error {
 		line = 1
 	}
 	g.issues = append(g.issues, gitlabIssue{
-		Description: f.Code + " " + f.Object.String() + ": " + f.Message,
+		Description: f.Code + " " + f.Subject() + ": " + f.Message,
 		CheckName:   f.Code,
 		Fingerprint: hex.EncodeToString(h[:16]),
 		Severity:    gitlabSeverity(f.Severity),

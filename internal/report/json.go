@@ -27,6 +27,9 @@ type JSONFinding struct {
 	File     string             `json:"file"`
 	Line     int                `json:"line"`
 	Analyzer string             `json:"analyzer"`
+	// Application is the Argo CD Application ("namespace/name") that
+	// renders the object (argocd analyze); absent otherwise.
+	Application string `json:"application,omitempty"`
 }
 
 type jsonWriter struct {
@@ -42,7 +45,7 @@ func newJSON(w io.Writer, _ Options) Writer {
 
 func (j *jsonWriter) Write(f analysis.Finding) error {
 	j.doc.Findings = append(j.doc.Findings, JSONFinding{Code: f.Code, Severity: f.Severity.String(), Message: f.Message,
-		Object: f.Object, File: f.Source.File, Line: f.Source.Line, Analyzer: f.Analyzer})
+		Object: f.Object, File: f.Source.File, Line: f.Source.Line, Analyzer: f.Analyzer, Application: f.App})
 	j.doc.Summary.add(f)
 	return nil
 }

@@ -70,7 +70,7 @@ func (j *junit) Flush() error {
 			c := junitCase{Name: f.Code + " " + f.Object.String(), Classname: file, File: file, Line: f.Source.Line}
 			if f.Severity >= analysis.SeverityWarning {
 				c.Failure = &junitFailure{Message: f.Message, Type: f.Severity.String(),
-					Text: fmt.Sprintf("%s: %s %s %s: %s", f.Source, f.Severity, f.Code, f.Object, f.Message)}
+					Text: fmt.Sprintf("%s: %s %s %s: %s", f.Source, f.Severity, f.Code, f.Subject(), f.Message)}
 				s.Failures++
 			} else {
 				c.SystemOut = f.Message

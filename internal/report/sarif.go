@@ -121,7 +121,7 @@ func (s *sarif) Flush() error {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
 		}
 		results = append(results, sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
-			Message: sarifText{Text: f.Object.String() + ": " + f.Message}, Locations: []sarifLocation{loc}})
+			Message: sarifText{Text: f.Subject() + ": " + f.Message}, Locations: []sarifLocation{loc}})
 	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",

@@ -74,7 +74,7 @@ func (t *text) Flush() error {
 			default:
 				sev = t.paint(ansiCyan, sev)
 			}
-			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", printable.Line(f.Source.String()), sev, f.Code, printable.Line(f.Object.String()), printable.Line(f.Message))
+			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", printable.Line(f.Source.String()), sev, f.Code, printable.Line(f.Subject()), printable.Line(f.Message))
 		}
 	}
 	fmt.Fprintf(b, "\n%s\n", t.sum)

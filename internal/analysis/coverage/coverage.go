@@ -1,0 +1,95 @@
+package coverage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
+)
+
+// App is an app that was rendered: the object that declares it (an Argo
+// CD Application, a Flux Kustomization, ...) and what it rendered.
+type App struct {
+	Object analysis.ObjectRef
+	Source manifest.Source
+	// Name is what findings name as their app ("namespace/name" of an
+	// Argo CD Application); may be empty.
+	Name string
+	// Objects is the number of objects it rendered.
+	Objects int
+	// What says what was rendered, for the message ("directory apps/web").
+	What string
+	// Err says why the app could not be rendered; Skipped that nothing of
+	// it could be rendered offline (neither is "renders nothing").
+	Err     string
+	Skipped bool
+}
+
+// Apps reports RG0009 for every app that could not be rendered and RG0007
+// for every app that rendered no objects.
+type Apps struct{ Apps []App }
+
+func (Apps) Metadata() analysis.Metadata {
+	return analysis.Metadata{Name: "coverage.Apps", Description: "Apps that do not render, or render no objects."}
+}
+
+func (e Apps) Analyze(_ context.Context, c *analysis.Context) error {
+	for _, a := range e.Apps {
+		if a.Err != "" {
+			c.Report(analysis.Finding{Code: analysis.CodeAppNotRendered, Object: a.Object, Source: a.Source, App: a.Name,
+				Message: "does not render: " + a.Err})
+			continue
+		}
+		if a.Objects > 0 || a.Skipped {
+			continue
+		}
+		c.Report(analysis.Finding{Code: analysis.CodeRendersNothing, Object: a.Object, Source: a.Source, App: a.Name,
+			Message: fmt.Sprintf("renders no objects (%s): the reconciler would apply nothing, and routeguard had nothing to check; "+
+				"check the source path, include/exclude globs and file extensions", a.What)})
+	}
+	return nil
+}
+
+// NothingChecked reports RG0100 about Object when the analyzed set holds
+// no routing object.
+type NothingChecked struct {
+	Object analysis.ObjectRef
+	Source manifest.Source
+	// What names what was analyzed, for the message ("cluster in-cluster
+	// (12 Applications, 340 objects)").
+	What string
+}
+
+// Kinds are the kinds whose presence means routing was checked.
+var Kinds = slices.Concat(routing.Alerted, []manifest.GroupKind{
+	{Group: routing.IstioGroup, Kind: "Gateway"},
+	{Group: routing.GatewayAPIGroup, Kind: "BackendTLSPolicy"},
+	{Group: routing.GatewayAPIGroup, Kind: "ListenerSet"},
+	{Group: routing.GatewayAPIGroup, Kind: "XListenerSet"},
+})
+
+func (NothingChecked) Metadata() analysis.Metadata {
+	return analysis.Metadata{Name: "coverage.NothingChecked", Description: "Runs that render no routing object.", Inputs: Kinds}
+}
+
+func (n NothingChecked) Analyze(_ context.Context, c *analysis.Context) error {
+	if Routing(c.Objects()) > 0 {
+		return nil
+	}
+	c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source,
+		Message: fmt.Sprintf("%s holds no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, "+
+			"DestinationRule, ServiceEntry), so there was nothing to check; a clean result here means nothing", n.What)})
+	return nil
+}
+
+// Routing counts the routing objects of set.
+func Routing(set *manifest.Set) int {
+	n := 0
+	for _, gk := range Kinds {
+		n += len(set.ByKind(gk.Group, gk.Kind))
+	}
+	return n
+}

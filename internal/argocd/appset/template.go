@@ -1,0 +1,190 @@
+package appset
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"text/template"
+
+	"github.com/Masterminds/sprig/v3"
+	"github.com/gosimple/slug"
+	"github.com/valyala/fasttemplate"
+	"sigs.k8s.io/yaml"
+)
+
+// funcMap is Argo CD's template function map: sprig's generic functions
+// without env, expandenv and getHostByName, plus its own.
+var funcMap = func() template.FuncMap {
+	m := sprig.GenericFuncMap()
+	delete(m, "env")
+	delete(m, "expandenv")
+	delete(m, "getHostByName")
+	m["normalize"] = SanitizeName
+	m["slugify"] = slugifyName
+	m["toYaml"] = toYAML
+	m["fromYaml"] = fromYAML
+	m["fromYamlArray"] = fromYAMLArray
+	return template.FuncMap(m)
+}()
+
+var baseTemplate = template.New("base").Funcs(funcMap)
+
+var isTemplated = regexp.MustCompile(".*{{.*}}.*")
+
+// Replace renders one string with params: a Go template (text/template
+// with the function map and options such as missingkey=error), or
+// fasttemplate, where {{ key }} is replaced by a string parameter and any
+// other tag is left as it was.
+func Replace(tmpl string, params map[string]any, goTemplate bool, options []string) (string, error) {
+	if goTemplate {
+		t, err := baseTemplate.Clone()
+		if err != nil {
+			return "", err
+		}
+		for _, o := range options {
+			t = t.Option(o)
+		}
+		parsed, err := t.Parse(tmpl)
+		if err != nil {
+			return "", fmt.Errorf("failed to parse template %s: %w", tmpl, err)
+		}
+		var buf bytes.Buffer
+		if err := parsed.Execute(&buf, params); err != nil {
+			return "", fmt.Errorf("failed to execute go template %s: %w", tmpl, err)
+		}
+		return buf.String(), nil
+	}
+	if !isTemplated.MatchString(tmpl) {
+		return tmpl, nil
+	}
+	ft, err := fasttemplate.NewTemplate(tmpl, "{{", "}}")
+	if err != nil {
+		return "", fmt.Errorf("invalid template: %w", err)
+	}
+	return ft.ExecuteFuncString(func(w io.Writer, tag string) (int, error) {
+		trimmed := strings.TrimSpace(tag)
+		replacement, ok := params[trimmed].(string)
+		if trimmed == "" || !ok {
+			return fmt.Fprintf(w, "{{%s}}", tag)
+		}
+		return w.Write([]byte(replacement))
+	}), nil
+}
+
+// skipFunc handles the entry key of the map parent (found under
+// parentKey) itself; done reports that it did.
+type skipFunc func(parentKey string, parent map[string]any, key string) (v any, done bool, err error)
+
+// replaceDeep renders every string and every map key of v (a decoded YAML
+// value), as Argo CD renders every string field of its typed template.
+func replaceDeep(v any, params map[string]any, goTemplate bool, options []string, skip skipFunc) (any, error) {
+	return replaceDeepUnder("", v, params, goTemplate, options, skip)
+}
+
+func replaceDeepUnder(under string, v any, params map[string]any, goTemplate bool, options []string, skip skipFunc) (any, error) {
+	switch t := v.(type) {
+	case string:
+		return Replace(t, params, goTemplate, options)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			r, err := replaceDeepUnder(under, e, params, goTemplate, options, skip)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			if skip != nil {
+				if r, done, err := skip(under, t, k); done {
+					if err != nil {
+						return nil, err
+					}
+					out[k] = r
+					continue
+				}
+			}
+			if e == nil {
+				continue // Argo CD drops nil map values of its typed maps
+			}
+			r, err := replaceDeepUnder(k, e, params, goTemplate, options, skip)
+			if err != nil {
+				return nil, err
+			}
+			key, err := Replace(k, params, goTemplate, options)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = r
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// SanitizeName is Argo CD's normalize: lower case, [^-a-z0-9.] to "-", at
+// most 253 characters, no leading or trailing "-" or ".".
+func SanitizeName(name string) string {
+	name = strings.ToLower(name)
+	name = invalidDNSNameChars.ReplaceAllString(name, "-")
+	if len(name) > 253 {
+		name = name[:253]
+	}
+	return strings.Trim(name, "-.")
+}
+
+var invalidDNSNameChars = regexp.MustCompile("[^-a-z0-9.]")
+
+// slugifyName is Argo CD's slugify: [maxSize int], [smartTruncate bool],
+// name (the last argument).
+// slugMu guards the slug package's global settings.
+var slugMu sync.Mutex
+
+func slugifyName(args ...any) string {
+	maxSize, smart, name := 50, true, ""
+	for i, a := range args {
+		switch i {
+		case len(args) - 1:
+			name, _ = a.(string)
+		case 0:
+			maxSize, _ = a.(int)
+		case 1:
+			smart, _ = a.(bool)
+		}
+	}
+	slugMu.Lock()
+	defer slugMu.Unlock()
+	slug.EnableSmartTruncate = smart
+	slug.MaxLength = maxSize
+	return slug.Make(SanitizeName(name))
+}
+
+func toYAML(v any) (string, error) {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(data), "\n"), nil
+}
+
+func fromYAML(s string) (map[string]any, error) {
+	m := map[string]any{}
+	if err := yaml.Unmarshal([]byte(s), &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func fromYAMLArray(s string) ([]any, error) {
+	a := []any{}
+	if err := yaml.Unmarshal([]byte(s), &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,0 +1,463 @@
+package argocd
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+)
+
+// Options say where to start and how to render.
+type Options struct {
+	// RepoRoot is the checkout; every read is confined to it.
+	RepoRoot string
+	// Roots are the files (an app-of-apps root Application) or
+	// directories (scanned for Application and ApplicationSet manifests)
+	// to start from.
+	Roots []string
+	// RepoURLs are the repoURLs that mean this repository. Empty: the
+	// repoURL whose paths exist here most often among the manifests found.
+	RepoURLs []string
+	// Clusters are the clusters Argo CD knows (cluster generators and
+	// destination names); ClustersKnown says they were given.
+	Clusters      []appset.Cluster
+	ClustersKnown bool
+	// AppNamespace is the namespace of Application manifests that name
+	// none (default "argocd").
+	AppNamespace string
+
+	AllowNetwork bool
+	Charts       ChartSource // chart repositories (nil: charts cannot be fetched)
+	KubeVersion  string      // Helm .Capabilities.KubeVersion
+	APIVersions  []string    // Helm .Capabilities.APIVersions
+	Revision     string      // ARGOCD_APP_REVISION
+	// NewGitFileGlobbing is applicationset.enable.new.git.file.globbing.
+	NewGitFileGlobbing bool
+	// PluginDiscovery: routeguard's CMP sidecar is installed with its
+	// discover rule, so sources that name no tool and match it render
+	// through routeguard's plugin, as in Argo CD.
+	PluginDiscovery bool
+	// PluginNames are the plugin names that are routeguard (default:
+	// "routeguard" and "routeguard-<version>").
+	PluginNames []string
+	Plugins     pipeline.PluginHost
+	// Skip leaves out the Application with this key ("ns/name"): cmp
+	// generate renders its own app itself.
+	Skip string
+
+	MaxFileBytes int64
+	Self         string // the routeguard executable (Kustomize helmCharts)
+	Parallelism  int    // apps rendered at once (default GOMAXPROCS)
+}
+
+// Result is every Application found, rendered or not, by key.
+type Result struct {
+	RepoRoot string
+	RepoURLs []string
+	Apps     []*AppResult
+	AppSets  []*AppSetResult
+	Notices  []pipeline.Notice
+	// Files is the number of manifest files scanned.
+	Files int
+}
+
+// AppResult is one Application and what it rendered.
+type AppResult struct {
+	App *Application
+	// Cluster is the destination cluster's server URL (or "name:<name>"
+	// when the name is not among the known clusters).
+	Cluster string
+	Sources []SourceResult
+	// Set is what the Application renders (nil when it failed).
+	Set *manifest.Set
+	// Err is why the Application could not be rendered (Argo CD would
+	// report a ComparisonError); nil when it rendered.
+	Err error
+	// Unrendered are the scopes of sources that were skipped or failed.
+	Unrendered []analysis.UnrenderedScope
+}
+
+// AppSetResult is one ApplicationSet.
+type AppSetResult struct {
+	Key       string
+	Object    *manifest.Object
+	Origin    string
+	Generated []string // keys of the Applications it generated
+	// Skipped says why it could not be expanded (a generator that needs a
+	// cluster); Err is an error in it. Both leave Unrendered scopes.
+	Skipped    string
+	Err        error
+	Clusters   []string // clusters its Applications may go to ("" for any)
+	Unrendered []analysis.UnrenderedScope
+}
+
+// maxWaves bounds how deep app-of-apps nest (cycles end earlier, since an
+// Application that renders itself unchanged is not rendered twice).
+const maxWaves = 32
+
+type builder struct {
+	opts Options
+	repo *thisRepo
+
+	mu      sync.Mutex
+	apps    map[string]*AppResult
+	parent  map[string]string // app key -> who produced it ("" scanned)
+	appsets map[string]*AppSetResult
+	notices []pipeline.Notice
+}
+
+// Build finds, expands and renders every Application reachable from the
+// roots. It returns an error only for bad input it cannot go past (a root
+// that does not exist, an unreadable repository); each Application's
+// problems are in its AppResult.
+func Build(ctx context.Context, opts Options) (*Result, error) {
+	if opts.AppNamespace == "" {
+		opts.AppNamespace = "argocd"
+	}
+	if opts.MaxFileBytes <= 0 {
+		opts.MaxFileBytes = manifest.DefaultMaxFileBytes
+	}
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	root, err := filepath.Abs(opts.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
+	}
+	cr, err := confine.Open(root)
+	if err != nil {
+		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
+	}
+	defer cr.Close()
+	b := &builder{opts: opts, repo: &thisRepo{root: root, cr: cr, urls: map[string]bool{}, max: opts.MaxFileBytes},
+		apps: map[string]*AppResult{}, parent: map[string]string{}, appsets: map[string]*AppSetResult{}}
+	found, err := scan(b.repo, opts.Roots)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{RepoRoot: root, Files: found.files}
+	b.repoURLs(found)
+	for u := range b.repo.urls {
+		res.RepoURLs = append(res.RepoURLs, u)
+	}
+	slices.Sort(res.RepoURLs)
+
+	var wave []*Application
+	for _, o := range found.objects {
+		wave = append(wave, b.adopt(o, "", opts.AppNamespace)...)
+	}
+	first := len(b.notices) // notices from here on come from concurrent renders
+	for n := 0; len(wave) > 0; n++ {
+		if n == maxWaves {
+			b.note(pipeline.LevelWarning, "Applications nest more than %d levels deep (app of apps of apps ...); stopped following them", maxWaves)
+			break
+		}
+		results := b.renderWave(ctx, wave)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		wave = nil
+		for _, r := range results {
+			if r.Set == nil {
+				continue
+			}
+			for _, o := range r.Set.Objects() {
+				if isArgo(o, kindApplication) || isArgo(o, kindApplicationSet) {
+					wave = append(wave, b.adopt(o, "Application "+r.App.Key(), cmp.Or(r.App.Spec.Destination.Namespace, opts.AppNamespace))...)
+				}
+			}
+		}
+	}
+	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
+		res.Apps = append(res.Apps, b.apps[k])
+	}
+	for _, k := range slices.Sorted(mapsKeys(b.appsets)) {
+		res.AppSets = append(res.AppSets, b.appsets[k])
+	}
+	// Applications (and the files of one) render concurrently: sort what
+	// they noted, so that the output is the same on every run.
+	slices.SortStableFunc(b.notices[first:], func(x, y pipeline.Notice) int { return strings.Compare(x.Text, y.Text) })
+	res.Notices = b.notices
+	return res, nil
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func (b *builder) note(level pipeline.Level, format string, a ...any) {
+	b.mu.Lock()
+	b.notices = append(b.notices, pipeline.Notice{Level: level, Text: fmt.Sprintf(format, a...)})
+	b.mu.Unlock()
+}
+
+// repoURLs settles which repoURLs are this repository.
+func (b *builder) repoURLs(found *scanned) {
+	for _, u := range b.opts.RepoURLs {
+		b.repo.urls[NormalizeRepoURL(u)] = true
+	}
+	if len(b.opts.RepoURLs) > 0 {
+		return
+	}
+	var sources []Source
+	for _, o := range found.objects {
+		switch {
+		case isArgo(o, kindApplication):
+			if app, err := decodeApplication(o); err == nil {
+				sources = append(sources, app.Spec.AllSources()...)
+			}
+		case isArgo(o, kindApplicationSet):
+			sources = append(sources, appSetSources(o)...)
+		}
+	}
+	u, hits, total := inferRepoURLs(b.repo.cr, b.repo.root, sources)
+	if u == "" {
+		b.note(pipeline.LevelWarning, "no Application source points at a path of this checkout, so no repoURL is taken as this repository; give it with --repo-url")
+		return
+	}
+	b.repo.urls[NormalizeRepoURL(u)] = true
+	b.note(pipeline.LevelNote, "taking %s as this repository (%d of its %d sources name a path that exists here); give --repo-url to choose", u, hits, total)
+}
+
+// appSetSources lists the literal git sources of an ApplicationSet's
+// template and git generators, for inferring this repository's URL.
+func appSetSources(o *manifest.Object) []Source {
+	var out []Source
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			if u, ok := t["repoURL"].(string); ok && !strings.Contains(u, "{{") {
+				p, _ := t["path"].(string)
+				if dirs, ok := t["directories"].([]any); ok && len(dirs) > 0 {
+					if d, ok := dirs[0].(map[string]any); ok {
+						p, _ = d["path"].(string)
+						p = strings.TrimSuffix(strings.TrimSuffix(p, "*"), "/")
+					}
+				}
+				chart, _ := t["chart"].(string)
+				out = append(out, Source{RepoURL: u, Path: p, Chart: chart})
+			}
+			for _, e := range t {
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(o.Body["spec"])
+	return out
+}
+
+// adopt takes an Application or ApplicationSet found by scanning (parent
+// "") or rendered by a parent, and returns the Applications to render
+// next. A rendered Application replaces a scanned one of the same name
+// (the parent's render is what Argo CD applies).
+func (b *builder) adopt(o *manifest.Object, parent, defaultNS string) []*Application {
+	if o.Namespace == "" {
+		o = withNamespace(o, defaultNS)
+	}
+	if isArgo(o, kindApplicationSet) {
+		return b.adoptAppSet(o, parent)
+	}
+	app, err := decodeApplication(o)
+	if err != nil {
+		app = &Application{Name: o.Name, Namespace: o.Namespace, Source: o.Source, Object: o}
+		b.mu.Lock()
+		b.apps[app.Key()] = &AppResult{App: app, Err: err}
+		b.parent[app.Key()] = parent
+		b.mu.Unlock()
+		return nil
+	}
+	app.Origin = originText(parent)
+	return b.adoptApp(app, parent)
+}
+
+func originText(parent string) string {
+	if parent == "" {
+		return ""
+	}
+	if strings.HasPrefix(parent, "ApplicationSet ") {
+		return "generated by " + parent
+	}
+	return "rendered by " + parent
+}
+
+func (b *builder) adoptApp(app *Application, parent string) []*Application {
+	key := app.Key()
+	if key == b.opts.Skip {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if prev, ok := b.apps[key]; ok {
+		prevParent := b.parent[key]
+		switch {
+		case prevParent == parent:
+			return nil
+		case prevParent == "" && parent != "":
+			b.parent[key] = parent
+			if prev.App != nil && reflect.DeepEqual(prev.App.Spec, app.Spec) {
+				prev.App.Origin = app.Origin
+				return nil
+			}
+			b.apps[key] = &AppResult{App: app}
+			return []*Application{app}
+		case parent == "":
+			return nil
+		}
+		b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+			"Application %s is produced by both %s and %s (Argo CD would report a shared resource); using the first", key, prevParent, parent)})
+		return nil
+	}
+	b.apps[key] = &AppResult{App: app}
+	b.parent[key] = parent
+	return []*Application{app}
+}
+
+// withNamespace returns a copy of o in namespace ns.
+func withNamespace(o *manifest.Object, ns string) *manifest.Object {
+	c := *o
+	c.Body = shallowWithMetadata(o.Body)
+	c.SetNamespace(ns)
+	return &c
+}
+
+func shallowWithMetadata(body map[string]any) map[string]any {
+	out := make(map[string]any, len(body))
+	for k, v := range body {
+		out[k] = v
+	}
+	if md, ok := body["metadata"].(map[string]any); ok {
+		m := make(map[string]any, len(md))
+		for k, v := range md {
+			m[k] = v
+		}
+		out["metadata"] = m
+	}
+	return out
+}
+
+// renderWave renders Applications concurrently; results keep the wave's
+// order.
+func (b *builder) renderWave(ctx context.Context, wave []*Application) []*AppResult {
+	out := make([]*AppResult, len(wave))
+	sem := make(chan struct{}, b.opts.Parallelism)
+	var wg sync.WaitGroup
+	for i, app := range wave {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i] = b.renderApp(ctx, app)
+		}()
+	}
+	wg.Wait()
+	b.mu.Lock()
+	for _, r := range out {
+		if cur, ok := b.apps[r.App.Key()]; ok && cur.App == r.App {
+			b.apps[r.App.Key()] = r
+		}
+	}
+	b.mu.Unlock()
+	return out
+}
+
+// renderApp renders every source of app into one set.
+func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
+	res := &AppResult{App: app, Cluster: b.clusterOf(app.Spec.Destination)}
+	sources := app.Spec.AllSources()
+	ns := app.Spec.Destination.Namespace
+	scope := func(reason string) analysis.UnrenderedScope {
+		return analysis.UnrenderedScope{Namespace: cmp.Or(ns, "*"), Reason: "Application " + app.Key() + ": " + reason}
+	}
+	if len(sources) == 0 {
+		res.Err = errors.New("has no spec.source, spec.sources or spec.sourceHydrator")
+		res.Unrendered = append(res.Unrendered, scope("it has no source"))
+		return res
+	}
+	multi := app.Spec.SourceHydrator == nil && len(app.Spec.Sources) > 0
+	refs := map[string]Source{}
+	if multi {
+		for _, s := range sources {
+			if s.Ref != "" {
+				refs[s.Ref] = s
+			}
+		}
+	}
+	set := manifest.NewSet()
+	for i, src := range sources {
+		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
+		var sk *skipError
+		switch {
+		case errors.As(err, &sk):
+			sr.Skipped = sk.reason
+			res.Unrendered = append(res.Unrendered, scope(sk.reason))
+		case err != nil:
+			if len(sources) > 1 {
+				err = fmt.Errorf("source %d: %w", i+1, err)
+			}
+			res.Err = err
+			res.Sources = append(res.Sources, sr)
+			res.Unrendered = append(res.Unrendered, scope("it does not render"))
+			return res
+		}
+		if s != nil {
+			sr.Objects = s.Len()
+			for _, o := range s.Objects() {
+				if err := set.Add(o); err != nil {
+					var dup *manifest.DuplicateError
+					if errors.As(err, &dup) && len(sources) > 1 {
+						b.note(pipeline.LevelWarning, "Application %s: %s is rendered by two of its sources (%s and %s); Argo CD applies one of them", app.Key(), dup.Key, dup.First, dup.Second)
+						continue
+					}
+					res.Err = err
+					return res
+				}
+			}
+		}
+		res.Sources = append(res.Sources, sr)
+	}
+	res.Set = set
+	return res
+}
+
+// clusterOf names a destination's cluster by its server URL.
+func (b *builder) clusterOf(d Destination) string {
+	if d.Server != "" {
+		return strings.TrimRight(d.Server, "/")
+	}
+	for _, c := range b.opts.Clusters {
+		if c.Name == d.Name {
+			return strings.TrimRight(c.Server, "/")
+		}
+	}
+	if d.Name == appset.InClusterName || d.Name == "" {
+		return appset.InClusterServer
+	}
+	return "name:" + d.Name
+}

@@ -1,0 +1,291 @@
+package argocd
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/coverage"
+	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
+)
+
+const inClusterServer = appset.InClusterServer
+
+// Cluster is what the Applications of one destination cluster render,
+// merged as the cluster would hold it.
+type Cluster struct {
+	Server string
+	Apps   []*AppResult
+	// Set holds every object, namespaced objects without a namespace in
+	// their Application's destination namespace (as Argo CD applies them).
+	Set *manifest.Set
+	// Owner maps each object to the key of the Application rendering it.
+	Owner      map[manifest.Key]string
+	Unrendered []analysis.UnrenderedScope
+	Notices    []pipeline.Notice
+}
+
+// Name shows the cluster for messages.
+func (c *Cluster) Name() string {
+	if c.Server == inClusterServer {
+		return appset.InClusterName
+	}
+	return strings.TrimPrefix(c.Server, "name:")
+}
+
+// Clusters groups the Applications by destination cluster, in order of
+// server. An object rendered by two Applications is kept once (the first
+// by name) with a warning: Argo CD reports a shared resource.
+func (r *Result) Clusters() []*Cluster {
+	by := map[string]*Cluster{}
+	get := func(server string) *Cluster {
+		c, ok := by[server]
+		if !ok {
+			c = &Cluster{Server: server, Set: manifest.NewSet(), Owner: map[manifest.Key]string{}}
+			by[server] = c
+		}
+		return c
+	}
+	for _, a := range r.Apps {
+		if a.Cluster == "" {
+			a.Cluster = inClusterServer
+		}
+		c := get(a.Cluster)
+		c.Apps = append(c.Apps, a)
+		c.Unrendered = append(c.Unrendered, a.Unrendered...)
+	}
+	for _, s := range r.AppSets {
+		for _, server := range s.Clusters {
+			if server == "" {
+				for _, c := range by {
+					c.Unrendered = append(c.Unrendered, s.Unrendered...)
+				}
+				continue
+			}
+			get(server).Unrendered = append(get(server).Unrendered, s.Unrendered...)
+		}
+	}
+	if len(by) == 0 {
+		get(inClusterServer) // nothing rendered is still a cluster with nothing checked
+	}
+	var out []*Cluster
+	for _, server := range slices.Sorted(mapsKeys(by)) {
+		c := by[server]
+		c.merge()
+		out = append(out, c)
+	}
+	return out
+}
+
+// merge fills the cluster's set from its Applications.
+func (c *Cluster) merge() {
+	var sets []*manifest.Set
+	for _, a := range c.Apps {
+		if a.Set != nil {
+			sets = append(sets, a.Set)
+		}
+	}
+	scoped := analysis.ClusterScoped(sets...)
+	for _, a := range c.Apps {
+		if a.Set == nil {
+			continue
+		}
+		ns := cmp.Or(a.App.Spec.Destination.Namespace, "default")
+		for _, o := range a.Set.Objects() {
+			if o.Namespace == "" && !scoped[o.GroupKind()] {
+				o = withNamespace(o, ns)
+			}
+			k := o.Key()
+			if owner, dup := c.Owner[k]; dup {
+				c.Notices = append(c.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+					"%s is rendered by Applications %s and %s (Argo CD reports a shared resource and they overwrite each other); analyzing %s's",
+					k, owner, a.App.Key(), owner)})
+				continue
+			}
+			if err := c.Set.Add(o); err != nil {
+				continue // generateName objects are never duplicates; nothing else can fail here
+			}
+			c.Owner[k] = a.App.Key()
+		}
+	}
+	c.createNamespaces()
+}
+
+// createNamespaces adds the Namespaces Argo CD creates for Applications
+// with CreateNamespace=true, labelled and annotated with their
+// managedNamespaceMetadata, where no Application renders the Namespace.
+func (c *Cluster) createNamespaces() {
+	for _, a := range c.Apps {
+		spec := a.App.Spec
+		if a.Set == nil || !spec.CreatesNamespace() {
+			continue
+		}
+		k := manifest.Key{Kind: "Namespace", Name: spec.Destination.Namespace}
+		if _, ok := c.Set.Get(k); ok {
+			continue
+		}
+		md := map[string]any{"name": spec.Destination.Namespace}
+		if m := spec.SyncPolicy.ManagedNamespaceMetadata; m != nil {
+			if len(m.Labels) > 0 {
+				md["labels"] = stringMap(m.Labels)
+			}
+			if len(m.Annotations) > 0 {
+				md["annotations"] = stringMap(m.Annotations)
+			}
+		}
+		o, err := manifest.FromBody(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": md}, a.App.Source)
+		if err != nil || c.Set.Add(o) != nil {
+			continue
+		}
+		c.Owner[k] = a.App.Key()
+	}
+}
+
+func stringMap(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// AnalyzeOptions configure the analysis of each cluster.
+type AnalyzeOptions struct {
+	// ConfigFile is a .routeguard.yaml to use (default: the repository
+	// root's). Its transforms do not apply: Argo CD applies none, and
+	// routeguard's plugin sources already had theirs.
+	ConfigFile string
+	FailOn     analysis.FailOn
+	Plugins    pipeline.PluginHost
+	// Context renders the configuration's contextPaths.
+	Context *render.Options
+	// Analyzers run besides the built-in ones.
+	Analyzers []analysis.Analyzer
+	// Cluster is what is known of the target clusters (Kubernetes version,
+	// API versions, CRDs) for the validation analyzers.
+	Cluster analysis.Cluster
+}
+
+// ClusterOutcome is the analysis of one cluster.
+type ClusterOutcome struct {
+	Cluster *Cluster
+	*pipeline.Outcome
+}
+
+// Analyze runs the analysis once per cluster over all its Applications'
+// objects, with the unrendered scopes of what could not be rendered, and
+// names each finding's Application.
+func Analyze(ctx context.Context, r *Result, opts AnalyzeOptions) ([]ClusterOutcome, error) {
+	cfg, err := pipeline.LoadConfig(opts.ConfigFile, r.RepoRoot, r.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	noTransforms := *cfg
+	noTransforms.Transforms = nil
+	var out []ClusterOutcome
+	clusters := r.Clusters()
+	home := 0 // the cluster that holds the ApplicationSets: in-cluster if present
+	for i, c := range clusters {
+		if c.Server == inClusterServer {
+			home = i
+		}
+	}
+	for i, c := range clusters {
+		analyzers := append(slices.Clone(opts.Analyzers), coverage.Apps{Apps: coverageApps(c, r, i == home)},
+			coverage.NothingChecked{Object: analysis.ObjectRef{Kind: "Cluster", Name: c.Name()},
+				What: fmt.Sprintf("cluster %s (%d Applications, %d objects)", c.Name(), len(c.Apps), c.Set.Len())})
+		o, err := pipeline.Run(ctx, pipeline.Request{Objects: c.Set, AppDir: r.RepoRoot, RepoRoot: r.RepoRoot, Config: &noTransforms,
+			Overrides: pipeline.Overrides{FailOn: opts.FailOn}, Analyze: true, DefaultNamespace: "default",
+			Context: opts.Context, Plugins: opts.Plugins, Analyzers: analyzers, Unrendered: c.Unrendered, Cluster: opts.Cluster})
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", c.Name(), err)
+		}
+		for i, f := range o.Findings {
+			if f.App != "" {
+				continue
+			}
+			k := manifest.Key{Group: f.Object.Group(), Kind: f.Object.Kind, Namespace: f.Object.Namespace, Name: f.Object.Name}
+			o.Findings[i].App = c.Owner[k]
+		}
+		o.Notices = append(slices.Clone(c.Notices), o.Notices...)
+		out = append(out, ClusterOutcome{Cluster: c, Outcome: o})
+	}
+	return out, nil
+}
+
+// coverageApps describes the cluster's Applications (and the
+// ApplicationSets that failed) for the coverage analyzers.
+func coverageApps(c *Cluster, r *Result, withAppSets bool) []coverage.App {
+	var out []coverage.App
+	for _, a := range c.Apps {
+		ca := coverage.App{Object: appRef(a.App), Source: a.App.Source, Name: a.App.Key(), What: a.describe()}
+		if a.Set != nil {
+			ca.Objects = a.Set.Len()
+		}
+		if a.Err != nil {
+			ca.Err = a.Err.Error()
+		}
+		ca.Skipped = len(a.Sources) > 0 && !slices.ContainsFunc(a.Sources, func(s SourceResult) bool { return s.Skipped == "" && s.Tool != "" })
+		out = append(out, ca)
+	}
+	if withAppSets {
+		for _, s := range r.AppSets {
+			if s.Err == nil {
+				continue
+			}
+			out = append(out, coverage.App{Object: analysis.ObjectRef{APIVersion: s.Object.APIVersion, Kind: kindApplicationSet,
+				Namespace: s.Object.Namespace, Name: s.Object.Name}, Source: s.Object.Source, Name: s.Key, Err: s.Err.Error()})
+		}
+	}
+	return out
+}
+
+func appRef(a *Application) analysis.ObjectRef {
+	return analysis.ObjectRef{APIVersion: "argoproj.io/v1alpha1", Kind: kindApplication, Namespace: a.Namespace, Name: a.Name}
+}
+
+// describe says what an Application renders, for messages.
+func (a *AppResult) describe() string {
+	var parts []string
+	for _, s := range a.Sources {
+		if s.Tool == "" {
+			continue
+		}
+		parts = append(parts, strings.ToLower(s.Tool)+" "+cmp.Or(s.Where, "."))
+	}
+	if len(parts) == 0 {
+		return "no source rendered"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Status sums up an Application's result: "failed" (it does not render),
+// "skipped" (no source could be rendered here: other repositories, charts
+// out of reach), "partial" (some sources skipped) or "rendered".
+func (a *AppResult) Status() string {
+	if a.Err != nil || a.Set == nil {
+		return "failed"
+	}
+	renderedAny, skippedAny := false, false
+	for _, s := range a.Sources {
+		switch {
+		case s.Skipped != "":
+			skippedAny = true
+		case s.Tool != "":
+			renderedAny = true
+		}
+	}
+	switch {
+	case skippedAny && !renderedAny:
+		return "skipped"
+	case skippedAny:
+		return "partial"
+	}
+	return "rendered"
+}
