@@ -7,11 +7,14 @@
 //	<group>/<Kind>/health_test.yaml  fixtures and expected verdicts, shared by both
 //	<group>/<Kind>/testdata/*.yaml   the fixtures
 //
-// health.lua and health.cel.yaml are generated from _templates/ by
-// `go test ./lua-health -run TestGenerated -update`; edit the templates.
+// health.lua and health.cel.yaml are generated from _templates/ for every
+// kind of routing.HealthChecked by `go generate ./lua-health`
+// (lua-health/cmd/luagen); edit the templates or lua-health/internal/gen.
 package luahealth
 
 import "embed"
+
+//go:generate go run ./cmd/luagen
 
 // FS holds every check, its CEL twin, its test table and its fixtures, under
 // paths <group>/<Kind>/... relative to lua-health/.
