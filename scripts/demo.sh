@@ -44,3 +44,17 @@ done
 echo
 echo "== routeguard flux build --all examples/flux/clusters/prod (what Flux would apply, analyzed)"
 "$bin" flux build --all examples/flux/clusters/prod --report text | tail -3
+
+echo
+echo "== routeguard flux build --all examples/flux/clusters/home (the home-lab shape: per-app Kustomizations, HelmReleases)"
+set +e
+"$bin" flux build --all examples/flux/clusters/home 2>&1 >/dev/null | grep -E '^routeguard: flux build:|errors?,'; echo "  (skips and the charts that need --allow-network are infos: routeguard flux build --all examples/flux/clusters/home)"
+echo "  -> exit ${PIPESTATUS[0]}"
+set -e
+
+echo
+echo "== routeguard argocd analyze examples/argocd (every Application and ApplicationSet, analyzed per cluster)"
+set +e
+"$bin" argocd analyze examples/argocd 2>&1 | grep -E '^routeguard: argocd|errors?,'; echo "  (findings: routeguard argocd analyze examples/argocd)"
+echo "  -> exit ${PIPESTATUS[0]}"
+set -e
