@@ -53,14 +53,21 @@ func TestExampleApplications(t *testing.T) {
 			if resp.SourceType != string(v1alpha1.ApplicationSourceTypePlugin) {
 				t.Errorf("source type %q, want Plugin", resp.SourceType)
 			}
-			args := []string{"--namespace", a.Spec.Destination.Namespace, "--release", a.Name}
+			release := a.Name // routeguard's default, as Argo CD's for Helm sources
+			var args []string
 			for _, p := range src.Plugin.Parameters {
-				if p.Name == "values-files" {
+				switch p.Name {
+				case "values-files":
 					for _, f := range p.Array {
 						args = append(args, "-f", f)
 					}
+				case "release-name":
+					if p.String_ != nil {
+						release = *p.String_
+					}
 				}
 			}
+			args = append(args, "--namespace", a.Spec.Destination.Namespace, "--release", release)
 			got, want := objectsOf(t, resp.Manifests), renderObjects(t, src.Path, args...)
 			if len(want) == 0 || !reflect.DeepEqual(got, want) {
 				t.Errorf("manifests from argocd-cmp-server:\n%v\nrouteguard render:\n%v", names(got), names(want))
