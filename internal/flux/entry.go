@@ -65,9 +65,11 @@ func (b *builder) enter() error {
 		return err
 	}
 	applied := &Node{Object: syncKustomization(filepath.ToSlash(filepath.Dir(rel))), synthetic: true, Status: Built}
-	for _, o := range b.scan(filepath.Dir(abs)) {
+	applied.Objects = b.scan(filepath.Dir(abs))
+	for _, o := range applied.Objects {
 		b.state.add(applied, o)
 	}
+	b.entryApplied = applied
 	roots := 0
 	for _, o := range objs {
 		if !isFluxNode(o) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -30,6 +31,9 @@ type builder struct {
 	state  *state
 	nodes  []*Node
 	byKey  map[manifest.Key]*Node
+	// entryApplied: what a cluster directory without a sync Kustomization
+	// applies directly (the entry scan), kept so the state can be rebuilt.
+	entryApplied *Node
 
 	// Non-object YAML files the entry scan left out (verbose output).
 	skippedFiles []string
@@ -185,9 +189,9 @@ func (b *builder) run(ctx context.Context) error {
 			}
 			for _, n := range again {
 				retried[n] = true
-				n.Status, n.Reason, n.SkipKind, n.Objects = Pending, "", "", nil
-				n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
+				n.reset()
 			}
+			b.restate()
 			done = 0
 			b.compact(&done)
 		}
@@ -223,8 +227,16 @@ func (b *builder) run(ctx context.Context) error {
 		if err := errors.Join(errs...); err != nil {
 			return err
 		}
+		stale := false
 		for _, n := range wave {
-			b.merge(n)
+			stale = b.merge(n) || stale
+		}
+		if stale {
+			// A rebuilt node produced a child that differs from the one
+			// built before: the child is pending again and what it
+			// applied is no longer in the cluster.
+			b.restate()
+			done = 0
 		}
 		// Nodes are built in waves, not in index order: move the finished
 		// ones before the pending ones so done counts a prefix.
@@ -307,8 +319,9 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 }
 
 // merge applies a built node's objects to the state and discovers the
-// Flux objects among them.
-func (b *builder) merge(n *Node) {
+// Flux objects among them. It reports whether a child the node had
+// produced before (when it is built again) changed and was reset.
+func (b *builder) merge(n *Node) (stale bool) {
 	if n.index == 0 {
 		b.selfFromRoot(n)
 	}
@@ -321,7 +334,59 @@ func (b *builder) merge(n *Node) {
 			}
 			continue
 		}
-		b.discover(o, n)
+		if c := b.discover(o, n); c != nil && c.Parent == n && c.Object != o && !reflect.DeepEqual(c.Object.Body, o.Body) {
+			// n was built again (a late source): its child is what the
+			// cluster would now hold, and whatever the child built from
+			// its old object is stale, down the tree.
+			c.Object, c.dependsOn = o, dependsOnOf(o)
+			b.resetBuilt(c)
+			stale = true
+		}
+	}
+	return stale
+}
+
+// resetBuilt makes a finished node and every finished node below it
+// pending again.
+func (b *builder) resetBuilt(n *Node) {
+	if n.Status != Pending {
+		n.reset()
+	}
+	for _, m := range b.nodes {
+		if m.Parent == n && m.Status != Pending {
+			b.resetBuilt(m)
+		}
+	}
+}
+
+// reset forgets what a build of the node produced.
+func (n *Node) reset() {
+	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration = Pending, "", "", nil, 0
+	n.Dir, n.Unrendered = "", nil
+	n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
+}
+
+// restate rebuilds the cluster state from the finished nodes, in
+// discovery order, after some were reset: objects a reset node applied are
+// no longer in the cluster, and an object it shared with a later node
+// belongs to that one now.
+func (b *builder) restate() {
+	b.state = newState()
+	if a := b.entryApplied; a != nil {
+		for _, o := range a.Objects {
+			b.state.add(a, o)
+		}
+	}
+	for _, n := range b.nodes {
+		if n.Status == Pending {
+			continue
+		}
+		n.duplicates = nil
+		for _, o := range n.Objects {
+			if prev := b.state.add(n, o); prev != nil && prev != n && o.Key() != n.Key() {
+				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
+			}
+		}
 	}
 }
 

@@ -531,3 +531,69 @@ spec:
 		t.Errorf("other source: %+v", f)
 	}
 }
+
+// TestBuildTreeRebuiltParentRefreshesChildren: a Kustomization built again
+// once a late ConfigMap is applied produces a different child (its
+// targetNamespace is substituted); the child is built again from the new
+// object and what it built from the old one is gone.
+func TestBuildTreeRebuiltParentRefreshesChildren(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/c/flux-system/kustomization.yaml": "resources: [sync.yaml]\n",
+		"clusters/c/flux-system/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "https://example.com/c.git"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"clusters/c/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: a-parent, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/parent
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild: {substituteFrom: [{kind: ConfigMap, name: late-vars}]}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: b-makes, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/makes
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild: {substituteFrom: [{kind: ConfigMap, name: never-there}]}
+`,
+		"apps/parent/child.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: child, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/child
+  targetNamespace: ${TEAM_NS:=fallback}
+  sourceRef: {kind: GitRepository, name: flux-system}
+`,
+		"apps/child/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n",
+		"apps/makes/vars.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: late-vars, namespace: flux-system}\ndata: {TEAM_NS: shop}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, ok := res.Objects.Lookup(KustomizeGroup, "Kustomization", "flux-system", "child")
+	if !ok || field.String(ks.Body, "spec", "targetNamespace") != "shop" {
+		t.Fatalf("child Kustomization as the cluster holds it: %v", ks)
+	}
+	if _, ok := res.Objects.Lookup("", "Service", "shop", "web"); !ok {
+		t.Errorf("the child was not built again from its new object: Service shop/web missing")
+	}
+	if o, ok := res.Objects.Lookup("", "Service", "fallback", "web"); ok {
+		t.Errorf("the child's build from its old object is still there: %v", o)
+	}
+	if res.Stats.Kustomizations != 4 {
+		t.Errorf("%s", res.Stats.Summary())
+	}
+}
