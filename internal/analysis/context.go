@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -168,11 +169,9 @@ func clusterScopedKinds(sets ...*manifest.Set) map[manifest.GroupKind]bool {
 	}
 	for _, s := range sets {
 		for _, crd := range s.ByKind("apiextensions.k8s.io", "CustomResourceDefinition") {
-			spec, _ := crd.Body["spec"].(map[string]any)
-			names, _ := spec["names"].(map[string]any)
-			scope, _ := spec["scope"].(string)
-			group, _ := spec["group"].(string)
-			kind, _ := names["kind"].(string)
+			scope := field.String(crd.Body, "spec", "scope")
+			group := field.String(crd.Body, "spec", "group")
+			kind := field.String(crd.Body, "spec", "names", "kind")
 			if scope == "Cluster" && kind != "" {
 				out[manifest.GroupKind{Group: group, Kind: kind}] = true
 			}

@@ -90,3 +90,24 @@ func StringMap(v any, path ...string) map[string]string {
 	}
 	return out
 }
+
+// EnsureMap returns the map at path under m, creating every missing step
+// (and replacing a step that is not a map) so the caller can set keys in
+// it: EnsureMap(o.Body, "metadata", "annotations")[k] = v.
+func EnsureMap(m map[string]any, path ...string) map[string]any {
+	for _, p := range path {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	return m
+}
+
+// Bool returns the boolean at path, or false.
+func Bool(v any, path ...string) bool {
+	b, _ := Get(v, path...).(bool)
+	return b
+}

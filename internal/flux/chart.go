@@ -73,7 +73,7 @@ func (b *builder) templateChart(ctx context.Context, ns string, spec map[string]
 	name, version := field.String(spec, "chart"), field.String(spec, "version")
 	ref := sourceRef(field.Map(spec, "sourceRef"), ns)
 	valuesFiles := field.Strings(spec, "valuesFiles")
-	ignoreMissing, _ := field.Get(spec, "ignoreMissingValuesFiles").(bool)
+	ignoreMissing := field.Bool(spec, "ignoreMissingValuesFiles")
 	if name == "" {
 		return nil, fmt.Errorf("%s.chart is empty; name the chart", where)
 	}
@@ -104,7 +104,7 @@ func (b *builder) templateChart(ctx context.Context, ns string, spec map[string]
 			return nil, skip("HelmRepository not in the tree", "its chart %q comes from HelmRepository %s/%s, which is not among the objects the tree applies", name, ref.Namespace, ref.Name)
 		}
 		url := field.String(repo.Body, "spec", "url")
-		insecure, _ := field.Get(repo.Body, "spec", "insecure").(bool)
+		insecure := field.Bool(repo.Body, "spec", "insecure")
 		cr := charts.Ref{RepoURL: url, Name: name, Version: version, Insecure: insecure}
 		return b.fetchChart(ctx, cr, fmt.Sprintf("chart %s of HelmRepository %s/%s", name, ref.Namespace, ref.Name), valuesFiles, ignoreMissing)
 	case "":
@@ -124,7 +124,7 @@ func (b *builder) ociRepositoryChart(ctx context.Context, key SourceKey) (*chart
 		return nil, skip("OCIRepository not in the tree", "its chart, OCIRepository %s/%s, is not among the objects the tree applies", key.Namespace, key.Name)
 	}
 	ref := field.Map(o.Body, "spec", "ref")
-	insecure, _ := field.Get(o.Body, "spec", "insecure").(bool)
+	insecure := field.Bool(o.Body, "spec", "insecure")
 	cr := charts.Ref{RepoURL: field.String(o.Body, "spec", "url"), Tag: field.String(ref, "tag"), Version: field.String(ref, "semver"), Digest: field.String(ref, "digest"), Insecure: insecure}
 	if f := field.String(ref, "semverFilter"); f != "" && cr.Digest == "" {
 		return nil, skip("OCIRepository semverFilter", "its chart, OCIRepository %s/%s, selects tags with spec.ref.semverFilter, which routeguard does not apply; pin spec.ref.semver or a digest, or map it with --source", key.Namespace, key.Name)

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/substitute"
@@ -158,20 +159,12 @@ func withOrigins(data []byte) ([]byte, bool, error) {
 // and annotations are set on every object, overriding equal keys.
 func setCommonMetadata(set *manifest.Set, labels, annotations map[string]string) {
 	for _, o := range set.Objects() {
-		md, _ := o.Body["metadata"].(map[string]any)
-		if md == nil {
-			md = map[string]any{}
-			o.Body["metadata"] = md
-		}
+		field.EnsureMap(o.Body, "metadata")
 		for fieldName, values := range map[string]map[string]string{"labels": labels, "annotations": annotations} {
 			if len(values) == 0 {
 				continue
 			}
-			m, _ := md[fieldName].(map[string]any)
-			if m == nil {
-				m = map[string]any{}
-				md[fieldName] = m
-			}
+			m := field.EnsureMap(o.Body, "metadata", fieldName)
 			for k, v := range values {
 				m[k] = v
 			}

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -35,19 +36,18 @@ func (f *offlineFS) ReadFile(p string) ([]byte, error) {
 	if yaml.Unmarshal(data, &k) != nil {
 		return data, nil // Kustomize reports it in its own words
 	}
-	for _, field := range slices.Sorted(maps.Keys(k)) {
-		if !render.IsPathField(field) {
+	for _, key := range slices.Sorted(maps.Keys(k)) {
+		if !render.IsPathField(key) {
 			continue
 		}
-		items, _ := k[field].([]any)
-		for _, it := range items {
-			if s, ok := it.(string); ok && render.IsRemoteRef(s) {
+		for _, s := range field.Strings(k, key) {
+			if render.IsRemoteRef(s) {
 				f.mu.Lock()
 				if f.refused == "" {
-					f.refused = fmt.Sprintf("%s lists the remote %s %q", f.display(p), field, s)
+					f.refused = fmt.Sprintf("%s lists the remote %s %q", f.display(p), key, s)
 				}
 				f.mu.Unlock()
-				return nil, fmt.Errorf("%s: remote %s %q refused offline", p, field, s)
+				return nil, fmt.Errorf("%s: remote %s %q refused offline", p, key, s)
 			}
 		}
 	}

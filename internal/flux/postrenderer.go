@@ -10,6 +10,7 @@ import (
 
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -104,21 +105,12 @@ func (p *postRenderer) originLabels(manifests []byte) (*bytes.Buffer, error) {
 	}
 	var out bytes.Buffer
 	for _, o := range objs {
-		md, _ := o.Body["metadata"].(map[string]any)
-		labels, _ := md["labels"].(map[string]any)
-		if labels == nil {
-			labels = map[string]any{}
-			md["labels"] = labels
-		}
+		labels := field.EnsureMap(o.Body, "metadata", "labels")
 		for k, v := range p.labels {
 			labels[k] = v
 		}
 		if len(p.annotations) > 0 {
-			ann, _ := md["annotations"].(map[string]any)
-			if ann == nil {
-				ann = map[string]any{}
-				md["annotations"] = ann
-			}
+			ann := field.EnsureMap(o.Body, "metadata", "annotations")
 			for k, v := range p.annotations {
 				ann[k] = v
 			}

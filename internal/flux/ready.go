@@ -45,7 +45,7 @@ func (b *builder) sourceReady(ref SourceKey) bool {
 
 func (b *builder) refsReady(refs []map[string]any, ns string) bool {
 	for _, r := range refs {
-		if opt, _ := r["optional"].(bool); opt {
+		if field.Bool(r, "optional") {
 			continue
 		}
 		kind, name := field.String(r, "kind"), field.String(r, "name")

@@ -184,8 +184,7 @@ func (n *Node) finding(code, msg string) analysis.Finding {
 // Kustomization's targetNamespace, else any namespace.
 func (b *builder) unrendered(n *Node, why string) []analysis.UnrenderedScope {
 	reason := fmt.Sprintf("%s %s", n.Object, why)
-	spec := n.Object.Body["spec"]
-	tns, _ := fieldString(spec, "targetNamespace")
+	tns := field.String(n.Object.Body, "spec", "targetNamespace")
 	if !n.IsKustomization() {
 		ns := cmp.Or(tns, n.Object.Namespace)
 		return []analysis.UnrenderedScope{{Namespace: ns, Reason: reason}, {Namespace: "", Reason: reason}}
@@ -194,12 +193,6 @@ func (b *builder) unrendered(n *Node, why string) []analysis.UnrenderedScope {
 		return []analysis.UnrenderedScope{{Namespace: tns, Reason: reason}, {Namespace: "", Reason: reason}}
 	}
 	return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason}}
-}
-
-func fieldString(v any, key string) (string, bool) {
-	m, _ := v.(map[string]any)
-	s, ok := m[key].(string)
-	return s, ok && s != ""
 }
 
 // mayHold reports whether a node that was not built may apply k.

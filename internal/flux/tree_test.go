@@ -576,7 +576,7 @@ spec:
   targetNamespace: ${TEAM_NS:=fallback}
   sourceRef: {kind: GitRepository, name: flux-system}
 `,
-		"apps/child/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n",
+		"apps/child/svc.yaml":  "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n",
 		"apps/makes/vars.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: late-vars, namespace: flux-system}\ndata: {TEAM_NS: shop}\n",
 	})
 	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c")})

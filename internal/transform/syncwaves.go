@@ -3,6 +3,7 @@ package transform
 import (
 	"strconv"
 
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -35,19 +36,10 @@ func applySyncWaves(set *manifest.Set) {
 		if !ok {
 			continue
 		}
-		md, _ := o.Body["metadata"].(map[string]any)
-		if md == nil {
-			md = map[string]any{}
-			o.Body["metadata"] = md
-		}
-		ann, _ := md["annotations"].(map[string]any)
-		if _, set := ann[SyncWaveAnnotation]; set {
+		if _, set := field.Map(o.Body, "metadata", "annotations")[SyncWaveAnnotation]; set {
 			continue
 		}
-		if ann == nil {
-			ann = map[string]any{}
-			md["annotations"] = ann
-		}
+		ann := field.EnsureMap(o.Body, "metadata", "annotations")
 		ann[SyncWaveAnnotation] = strconv.Itoa(w)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/internal/tlsdata"
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -82,10 +83,8 @@ func crdDefines(c *analysis.Context, gk manifest.GroupKind) bool {
 		m := map[manifest.GroupKind]bool{}
 		for _, s := range []*manifest.Set{c.Objects(), c.ContextObjects()} {
 			for _, crd := range s.ByKind("apiextensions.k8s.io", "CustomResourceDefinition") {
-				spec, _ := crd.Body["spec"].(map[string]any)
-				names, _ := spec["names"].(map[string]any)
-				g, _ := spec["group"].(string)
-				k, _ := names["kind"].(string)
+				g := field.String(crd.Body, "spec", "group")
+				k := field.String(crd.Body, "spec", "names", "kind")
 				m[manifest.GroupKind{Group: g, Kind: k}] = true
 			}
 		}
