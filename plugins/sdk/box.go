@@ -1,53 +1,25 @@
 package sdk
 
-import "unsafe"
-
-// boxer turns decoded values into interfaces with few allocations: a
-// string or int64 converted to `any` normally costs one small allocation
-// each (most of a request's), so the decoder places them in slabs and
-// builds the interface over the slab element instead. The interface
-// layout (type word, data word) is the gc compiler's for empty
-// interfaces; values are written once and never changed afterwards, which
-// is all an interface requires of its data.
+// boxer hands out the []any slices of decoded lists from shared slabs, so
+// a request's many short lists cost one allocation per slab instead of one
+// each.
+//
+// Strings and integers are converted to `any` the ordinary way. An earlier
+// version forged the interfaces over slabs of values with package unsafe
+// to save their allocations (410,000 instead of 250,000 per 10,000-object
+// request); measured through `routeguard analyze` with the routeguard-istio
+// plugin at 10,000 objects, it changed neither the wall time nor the CPU
+// time beyond noise, and the plugin's peak RSS by under 2% (113-118 MB
+// safe, 112-116 MB forged, 6 alternating runs each), so it was removed.
 type boxer struct {
-	strs []string
-	ints []int64
 	anys []any
 }
 
-type eface struct {
-	typ  unsafe.Pointer
-	data unsafe.Pointer
-}
-
-var (
-	stringType = typeOf("")
-	int64Type  = typeOf(int64(0))
-)
-
-func typeOf(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
-
 const slab = 1024
 
-func (b *boxer) string(s string) any {
-	if len(b.strs) == cap(b.strs) {
-		b.strs = make([]string, 0, slab)
-	}
-	b.strs = append(b.strs, s)
-	var v any
-	*(*eface)(unsafe.Pointer(&v)) = eface{typ: stringType, data: unsafe.Pointer(&b.strs[len(b.strs)-1])}
-	return v
-}
+func (b *boxer) string(s string) any { return s }
 
-func (b *boxer) int64(n int64) any {
-	if len(b.ints) == cap(b.ints) {
-		b.ints = make([]int64, 0, slab)
-	}
-	b.ints = append(b.ints, n)
-	var v any
-	*(*eface)(unsafe.Pointer(&v)) = eface{typ: int64Type, data: unsafe.Pointer(&b.ints[len(b.ints)-1])}
-	return v
-}
+func (b *boxer) int64(n int64) any { return n }
 
 // slice returns a []any of length n carved from a shared slab (capacity
 // limited to n, so appending to it copies instead of overwriting).
