@@ -151,8 +151,16 @@ tidy:
 	cd plugins/sdk && $(GO) mod tidy
 	cd release && $(GO) mod tidy
 	cd compat/argocd && $(GO) mod tidy
+	$(MAKE) sdk-sum
 
-sdk-sum: tidy
+# sdk-sum: the go.sum lines of the SDK computed from plugins/sdk as it is
+# now. `go mod tidy` alone would take a copy of the same version already in
+# the module cache (made from an older tree) and keep its hash.
+sdk-sum:
+	@mkdir -p $(BIN)
+	cd release && $(GO) run ./cmd/modproxy -root .. -sum >$(CURDIR)/$(BIN)/sdk.sum
+	awk 'NR==FNR {line[$$1" "$$2]=$$0; next} ($$1" "$$2) in line {print line[$$1" "$$2]; next} {print}' \
+		$(BIN)/sdk.sum go.sum >$(BIN)/go.sum.new && mv $(BIN)/go.sum.new go.sum
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
