@@ -24,6 +24,7 @@ const (
 	CodeRefKindUnknown    = "RG0006"
 	CodeRendersNothing    = "RG0007"
 	CodeAppNotRendered    = "RG0009"
+	CodeRepeatedObject    = "RG0010"
 
 	// RG01xx: building a GitOps tree (Flux today; the Argo CD repository
 	// build reuses RG0100).
@@ -105,6 +106,9 @@ var catalog = []Code{
 		Description: "An app (an Argo CD Application, or a directory) renders no objects, so there was nothing to check and the reconciler would apply nothing (with automated pruning it deletes what the app deployed before). Check the source path, the include/exclude globs and the files' extensions."},
 	{ID: CodeAppNotRendered, Severity: SeverityError, Title: "app does not render",
 		Description: "An app (an Argo CD Application or ApplicationSet) cannot be rendered from the repository: its source path does not exist, its chart or kustomization fails, its generator is wrong. The reconciler would fail on it too (Argo CD: a ComparisonError). Its namespaces cannot be checked until it renders. Fix what the message names."},
+
+	{ID: CodeRepeatedObject, Severity: SeverityWarning, Title: "object defined twice",
+		Description: "An app renders two objects with the same group, kind, namespace and name (two files of a directory app, two templates of a chart). Argo CD applies the last one and shows a RepeatedResourceWarning; Kustomize and Flux's kustomize-controller refuse such a build. routeguard analyzes the last one. Remove or rename one of them."},
 
 	{ID: CodeNothingChecked, Severity: SeverityError, Title: "nothing checked",
 		Description: "The build produced no objects, or no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry), so a clean report would mean nothing. Check the path and the notices about skipped sources; where a tree really has no routing, set this code's severity to info in .routeguard.yaml."},

@@ -194,3 +194,29 @@ func TestDecodeLastKeyWins(t *testing.T) {
 		t.Errorf("message %q names neither file:line nor key", s)
 	}
 }
+
+func TestAddLastWins(t *testing.T) {
+	objs, err := Decode("a.yaml", []byte("apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {type: NodePort}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSet()
+	for _, o := range objs[:2] {
+		if dup := s.AddLastWins(o); dup != nil {
+			t.Fatalf("unexpected duplicate %v", dup)
+		}
+	}
+	dup := s.AddLastWins(objs[2])
+	if dup == nil || dup.Object != objs[2] || dup.First.Line != 1 || dup.Second.Line != 9 {
+		t.Fatalf("duplicate = %+v", dup)
+	}
+	if s.Len() != 2 || s.Objects()[0].Kind != "ConfigMap" || s.Objects()[1] != objs[2] {
+		t.Errorf("objects after replacement: %v", s.Objects())
+	}
+	if got, _ := s.Get(objs[2].Key()); got != objs[2] {
+		t.Errorf("Get returns the first object")
+	}
+	if svcs := s.ByKind("", "Service"); len(svcs) != 1 || svcs[0] != objs[2] {
+		t.Errorf("ByKind = %v", svcs)
+	}
+}

@@ -1,12 +1,17 @@
 package manifest
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // DuplicateError reports two objects with the same group, kind, namespace and
 // name: one would silently overwrite the other when applied.
 type DuplicateError struct {
 	Key           Key
 	First, Second Source
+	// Object is the second object (the one Add refused).
+	Object *Object
 }
 
 func (e *DuplicateError) Error() string {
@@ -33,7 +38,7 @@ func (s *Set) Add(o *Object) error {
 	k := o.Key()
 	if !generated(o) {
 		if prev, ok := s.byKey[k]; ok {
-			return &DuplicateError{Key: k, First: prev.Source, Second: o.Source}
+			return &DuplicateError{Key: k, First: prev.Source, Second: o.Source, Object: o}
 		}
 		s.byKey[k] = o
 	}
@@ -41,6 +46,27 @@ func (s *Set) Add(o *Object) error {
 	gk := o.GroupKind()
 	s.byGK[gk] = append(s.byGK[gk], o)
 	return nil
+}
+
+// AddLastWins inserts o like Add, except that an object with the same key
+// is replaced by o (which takes the last position), as Argo CD does with an
+// object its source renders twice (RepeatedResourceWarning). It returns
+// the duplicate it resolved, or nil.
+func (s *Set) AddLastWins(o *Object) *DuplicateError {
+	err := s.Add(o)
+	if err == nil {
+		return nil
+	}
+	dup := err.(*DuplicateError)
+	prev := s.byKey[dup.Key]
+	s.objects = slices.DeleteFunc(s.objects, func(x *Object) bool { return x == prev })
+	gk := prev.GroupKind()
+	s.byGK[gk] = slices.DeleteFunc(s.byGK[gk], func(x *Object) bool { return x == prev })
+	delete(s.byKey, dup.Key)
+	if err := s.Add(o); err != nil {
+		panic("manifest: AddLastWins: " + err.Error()) // the key was just removed
+	}
+	return dup
 }
 
 func generated(o *Object) bool {

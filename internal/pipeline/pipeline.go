@@ -126,7 +126,11 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	out := &Outcome{RepoRoot: req.RepoRoot, Set: req.Objects}
 	appDir := req.AppDir
 	if req.Render != nil {
-		res, err := render.Render(ctx, *req.Render)
+		opts := *req.Render
+		if opts.RepeatedObject == nil {
+			opts.RepeatedObject = func(d *manifest.DuplicateError) { req.Prior = append(req.Prior, repeatedObject(d)) }
+		}
+		res, err := render.Render(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -228,4 +232,13 @@ func contextOptions(req Request) render.Options {
 		o = *req.Render
 	}
 	return o
+}
+
+// repeatedObject is the finding for an object an app renders twice: Argo
+// CD applies the last one and warns (RepeatedResourceWarning), so it is
+// never an error here; the later object is the one analyzed.
+func repeatedObject(d *manifest.DuplicateError) analysis.Finding {
+	return analysis.Finding{Code: analysis.CodeRepeatedObject, Source: d.Second, Analyzer: "render",
+		Object:  analysis.RefOf(d.Object),
+		Message: fmt.Sprintf("%s is defined twice, first at %s; Argo CD applies this one (the last) and reports RepeatedResourceWarning, while a Kustomize or Flux build fails on it; keep one of them", d.Key, d.First)}
 }

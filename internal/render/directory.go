@@ -82,7 +82,7 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 		if d.err != nil {
 			return nil, d.err
 		}
-		if err := set.AddAll(d.objs); err != nil {
+		if err := addAll(set, d.objs, opts.RepeatedObject); err != nil {
 			return nil, err
 		}
 	}

@@ -194,7 +194,7 @@ func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*m
 	if err != nil {
 		return nil, err
 	}
-	return templateObjects(r.rel(chartDir), docs)
+	return templateObjects(r.rel(chartDir), docs, opts.RepeatedObject)
 }
 
 // clientOnlyInstall is Helm's install action set up as `helm template` sets
@@ -223,7 +223,7 @@ func clientOnlyInstall(release, namespace, kubeVersion string, apiVersions []str
 // the template file under chartRel ("<chart>/templates/x.yaml" ->
 // "<chartRel>/templates/x.yaml"); lines are 0, since a rendered document
 // has no line in its template.
-func templateObjects(chartRel string, docs []TemplateDoc) (*manifest.Set, error) {
+func templateObjects(chartRel string, docs []TemplateDoc, repeated RepeatedObject) (*manifest.Set, error) {
 	set := manifest.NewSet()
 	for _, d := range docs {
 		file := chartRel
@@ -237,7 +237,7 @@ func templateObjects(chartRel string, docs []TemplateDoc) (*manifest.Set, error)
 		for _, o := range objs {
 			o.Source.Line = 0
 		}
-		if err := set.AddAll(objs); err != nil {
+		if err := addAll(set, objs, repeated); err != nil {
 			return nil, err
 		}
 	}

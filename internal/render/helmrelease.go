@@ -119,7 +119,9 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if o.Archive != "" {
 		chartRel = filepath.Base(o.Archive)
 	}
-	return templateObjects(chartRel, splitHelmManifest(rv1.Manifest))
+	// helm-controller installs what Helm renders; Helm refuses a repeated
+	// object, so it stays an error here.
+	return templateObjects(chartRel, splitHelmManifest(rv1.Manifest), nil)
 }
 
 // archiveValues merges the values files inside a chart archive, in order.

@@ -33,6 +33,9 @@ type Options struct {
 
 	Kustomize KustomizeOptions
 
+	// RepeatedObject: see its type; nil makes a repeated object an error.
+	RepeatedObject RepeatedObject
+
 	// ExtraRoots are further directory trees reads may reach besides
 	// RepoRoot (the repository holding an Application's $values files when
 	// its chart comes from a chart repository).
@@ -107,6 +110,13 @@ type DirectoryOptions struct {
 	DuplicateKey func(manifest.DuplicateKey)
 }
 
+// RepeatedObject, when set, is told each object that an app renders twice
+// (same group, kind, namespace and name) and the later one replaces the
+// earlier, as Argo CD does (its RepeatedResourceWarning); nil: a repeated
+// object is an error. Kustomize refuses repeated objects itself, whatever
+// this says.
+type RepeatedObject func(*manifest.DuplicateError)
+
 // Result is what rendering produced.
 type Result struct {
 	Tool Tool
@@ -122,4 +132,18 @@ func (o Options) maxFileBytes() int64 {
 		return o.MaxFileBytes
 	}
 	return manifest.DefaultMaxFileBytes
+}
+
+// addAll adds objs to set; a repeated object is an error, or, with
+// repeated set, replaces the earlier one and is told.
+func addAll(set *manifest.Set, objs []*manifest.Object, repeated RepeatedObject) error {
+	if repeated == nil {
+		return set.AddAll(objs)
+	}
+	for _, o := range objs {
+		if dup := set.AddLastWins(o); dup != nil {
+			repeated(dup)
+		}
+	}
+	return nil
 }
