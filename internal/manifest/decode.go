@@ -55,7 +55,32 @@ func DecodeLastKeyWins(file string, data []byte, dup func(DuplicateKey)) ([]*Obj
 	return decode(file, data, dup)
 }
 
+// DecodeOptions select how DecodeWith reads what a reconciler's own decoder
+// would read differently from plain YAML 1.2.
+type DecodeOptions struct {
+	// DuplicateKey: see DecodeLastKeyWins; nil makes a duplicate key an
+	// error.
+	DuplicateKey func(DuplicateKey)
+	// YAML11Booleans resolves the plain (unquoted) scalars y, yes, on, n,
+	// no, off in their capitalizations to booleans, as sigs.k8s.io/yaml
+	// does (it keeps YAML 1.1's table): what kubectl, Argo CD (directory
+	// apps and rendered charts) and Helm's install decode. Kustomize and so
+	// Flux's kustomize-controller read them as strings (YAML 1.2) and
+	// quote them in their output.
+	YAML11Booleans bool
+}
+
+// DecodeWith decodes as Decode does, with opts.
+func DecodeWith(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
+	return decodeOpts(file, data, opts)
+}
+
 func decode(file string, data []byte, dup func(DuplicateKey)) ([]*Object, error) {
+	return decodeOpts(file, data, DecodeOptions{DuplicateKey: dup})
+}
+
+func decodeOpts(file string, data []byte, opts DecodeOptions) ([]*Object, error) {
+	dup := opts.DuplicateKey
 	if !utf8.Valid(data) {
 		return nil, &Error{File: file, Line: invalidUTF8Line(data),
 			Msg: "file is not valid UTF-8 text; save it as UTF-8 (Kubernetes manifests must be UTF-8)"}
@@ -63,7 +88,7 @@ func decode(file string, data []byte, dup func(DuplicateKey)) ([]*Object, error)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*Object
-	c := converter{file: file, dup: dup}
+	c := converter{file: file, dup: dup, yaml11: opts.YAML11Booleans}
 	for doc := 0; ; doc++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -161,6 +186,7 @@ func invalidUTF8Line(data []byte) int {
 type converter struct {
 	file       string
 	dup        func(DuplicateKey) // nil: a duplicate key is an error
+	yaml11     bool               // YAML 1.1 booleans (DecodeOptions.YAML11Booleans)
 	aliasNodes int                // nodes produced through alias expansion so far
 	inAlias    int                // depth of alias expansion in progress
 	path       uint64
@@ -334,7 +360,14 @@ func (c *converter) mapping(n *yaml.Node) (map[string]any, error) {
 
 func (c *converter) scalar(n *yaml.Node) (any, error) {
 	switch n.ShortTag() {
-	case "!!str", "!!timestamp", "!!binary":
+	case "!!str":
+		if c.yaml11 && n.Style == 0 {
+			if b, ok := yaml11Booleans[n.Value]; ok {
+				return b, nil
+			}
+		}
+		return n.Value, nil
+	case "!!timestamp", "!!binary":
 		// Kubernetes decodes YAML through JSON: timestamps and binary stay strings.
 		return n.Value, nil
 	case "!!null":
@@ -373,4 +406,12 @@ func (c *converter) scalar(n *yaml.Node) (any, error) {
 		return nil, &Error{File: c.file, Line: n.Line, Msg: "cannot decode value", Err: err}
 	}
 	return v, nil
+}
+
+// yaml11Booleans are the plain scalars YAML 1.1 (and so sigs.k8s.io/yaml)
+// reads as booleans that YAML 1.2 reads as strings (true/false and their
+// capitalizations are booleans in both).
+var yaml11Booleans = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false,
 }

@@ -147,12 +147,9 @@ func (fr fileReader) decode(ctx context.Context, r *root, p string) decodedFile 
 		objs, err := evalJsonnet(ctx, r, fr.appDir, p, fr.dir.Jsonnet, fr.max)
 		return decodedFile{objs: objs, err: err}
 	}
-	var objs []*manifest.Object
-	if fr.dir.DuplicateKey != nil {
-		objs, err = manifest.DecodeLastKeyWins(r.rel(p), data, fr.dir.DuplicateKey)
-	} else {
-		objs, err = manifest.Decode(r.rel(p), data)
-	}
+	// Argo CD decodes a directory app's files with sigs.k8s.io/yaml:
+	// YAML 1.1 booleans (hostNetwork: yes is true).
+	objs, err := manifest.DecodeWith(r.rel(p), data, manifest.DecodeOptions{DuplicateKey: fr.dir.DuplicateKey, YAML11Booleans: true})
 	if err != nil && fr.dir.SkipNonManifests && !looksLikeManifest(data) {
 		return decodedFile{} // Argo CD ignores YAML that is not a manifest
 	}

@@ -230,7 +230,9 @@ func templateObjects(chartRel string, docs []TemplateDoc, repeated RepeatedObjec
 		if _, rest, ok := strings.Cut(d.Template, "/"); ok {
 			file = chartRel + "/" + rest
 		}
-		objs, err := manifest.Decode(file, []byte(d.Content))
+		// Argo CD and Helm's install decode the rendered documents with
+		// sigs.k8s.io/yaml: YAML 1.1 booleans.
+		objs, err := manifest.DecodeWith(file, []byte(d.Content), manifest.DecodeOptions{YAML11Booleans: true})
 		if err != nil {
 			return nil, fmt.Errorf("chart rendered invalid YAML: %w", err)
 		}
