@@ -75,6 +75,9 @@ func gatewayAPI(c *analysis.Context, m *Map) {
 			}
 			for i, rule := range field.Maps(r.Body, "spec", "rules") {
 				bs := backends[ruleKey{r, i}]
+				if len(bs) == 0 {
+					bs = redirects(rule)
+				}
 				for _, match := range ruleMatches(r.Kind, rule) {
 					for _, p := range parents {
 						for _, h := range hosts {
@@ -204,4 +207,31 @@ func pairs(what string, ms []map[string]any) []string {
 		out = append(out, what+" "+field.String(h, "name")+op+field.String(h, "value"))
 	}
 	return out
+}
+
+// redirects renders a rule's RequestRedirect filter as its destination
+// (a rule that redirects has no backends).
+func redirects(rule map[string]any) []Backend {
+	for _, f := range field.Maps(rule, "filters") {
+		rr := field.Map(f, "requestRedirect")
+		if field.String(f, "type") != "RequestRedirect" || rr == nil {
+			continue
+		}
+		var parts []string
+		if s := field.String(rr, "scheme"); s != "" {
+			parts = append(parts, s)
+		}
+		if h := field.String(rr, "hostname"); h != "" {
+			parts = append(parts, h)
+		}
+		if p := field.String(rr, "path", "replaceFullPath") + field.String(rr, "path", "replacePrefixMatch"); p != "" {
+			parts = append(parts, p)
+		}
+		code, ok := field.Int(rr, "statusCode")
+		if !ok {
+			code = 302
+		}
+		return []Backend{{Name: "redirect " + strings.Join(append(parts, fmt.Sprint(code)), " "), Weight: 100}}
+	}
+	return nil
 }

@@ -143,3 +143,28 @@ func mapsKeys(m map[string]bool) func(func(string) bool) {
 		}
 	}
 }
+
+// Changed returns the part of g that changed: added and removed boxes,
+// changed arrows and the boxes at their ends (a pull request comment shows
+// this, not the whole map).
+func (g *Graph) Changed() *Graph {
+	keep := map[string]bool{}
+	for _, n := range g.Nodes {
+		if n.Status != "" {
+			keep[n.ID] = true
+		}
+	}
+	out := &Graph{}
+	for _, e := range g.Edges {
+		if e.Status != "" {
+			out.Edges = append(out.Edges, e)
+			keep[e.From], keep[e.To] = true, true
+		}
+	}
+	for _, n := range g.Nodes {
+		if keep[n.ID] {
+			out.Nodes = append(out.Nodes, n)
+		}
+	}
+	return out
+}
