@@ -288,3 +288,34 @@ func TestMarkdownAndJSON(t *testing.T) {
 		t.Errorf("json: %s", js.String())
 	}
 }
+
+// TestReuse: an unchanged directory app is not rendered again, and a
+// change that reaches every app from outside its directory (the root
+// .routeguard.yaml) makes routeguard render them all again.
+func TestReuse(t *testing.T) {
+	dir := repoWithChange(t, map[string]string{
+		"apps/shop/routes.yaml": edit(t, "apps/shop/routes.yaml", "weight: 90", "weight: 50", "weight: 10", "weight: 50"),
+	})
+	rendered := map[string]int{}
+	count := func(ctx context.Context, path, root string) (*pipeline.Outcome, error) {
+		rel, _ := filepath.Rel(root, path)
+		rendered[filepath.ToSlash(rel)]++
+		return analyze(ctx, path, root)
+	}
+	res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: count})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 2 || rendered["apps/shop"] != 2 || rendered["platform"] != 1 || rendered["apps/reviews"] != 1 {
+		t.Errorf("reused %d, renders %v; want platform and apps/reviews rendered once", res.Reused, rendered)
+	}
+
+	dir = repoWithChange(t, map[string]string{".routeguard.yaml": "severity:\n  RG4001: error\n"})
+	res, err = Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: analyze})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 0 {
+		t.Errorf("reused %d paths although the root configuration changed", res.Reused)
+	}
+}

@@ -69,6 +69,10 @@ type Result struct {
 	Fixed   []analysis.Finding `json:"-"`
 	Objects []KindChange       `json:"otherObjects,omitempty"`
 	Notices []pipeline.Notice  `json:"-"`
+	// Reused counts the paths whose head was not rendered: their files are
+	// the same in both revisions and nothing else can change them (see
+	// reusable).
+	Reused int `json:"pathsNotRerendered"`
 }
 
 // KindChange counts the objects of one kind (other than routing kinds)
@@ -128,11 +132,26 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	baseSet, baseFindings, _, err := side(ctx, opts, baseRoot, rels, "base "+base.Name)
+	baseOut, err := side(ctx, opts, baseRoot, rels, "base "+base.Name, nil)
 	if err != nil {
 		return nil, err
 	}
-	headSet, headFindings, notices, err := side(ctx, opts, headRoot, rels, "head "+res.Head.Name)
+	reuse := func(rel string) *pipeline.Outcome {
+		if o := baseOut[rel]; reusable(o, baseRoot, headRoot, rel) {
+			res.Reused++
+			return o
+		}
+		return nil
+	}
+	headOut, err := side(ctx, opts, headRoot, rels, "head "+res.Head.Name, reuse)
+	if err != nil {
+		return nil, err
+	}
+	baseSet, baseFindings, _, err := merge(rels, baseOut)
+	if err != nil {
+		return nil, err
+	}
+	headSet, headFindings, notices, err := merge(rels, headOut)
 	if err != nil {
 		return nil, err
 	}
@@ -185,18 +204,38 @@ func relPaths(root, dir string, paths []string) ([]string, error) {
 
 // side renders and analyzes every path under root; a path missing in this
 // revision contributes nothing (an app added or removed by the change).
-func side(ctx context.Context, opts Options, root string, rels []string, what string) (*manifest.Set, []analysis.Finding, []pipeline.Notice, error) {
-	set := manifest.NewSet()
-	var findings []analysis.Finding
-	var notices []pipeline.Notice
+// When reuse returns an outcome for a path, it stands for the path's.
+func side(ctx context.Context, opts Options, root string, rels []string, what string, reuse func(string) *pipeline.Outcome) (map[string]*pipeline.Outcome, error) {
+	outs := map[string]*pipeline.Outcome{}
 	for _, rel := range rels {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		if reuse != nil {
+			if o := reuse(rel); o != nil {
+				outs[rel] = o
+				continue
+			}
+		}
 		out, err := opts.Analyze(ctx, p, root)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %s: %w", what, rel, err)
+			return nil, fmt.Errorf("%s: %s: %w", what, rel, err)
+		}
+		outs[rel] = out
+	}
+	return outs, nil
+}
+
+// merge puts the outcomes of the paths together, in path order.
+func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []analysis.Finding, []pipeline.Notice, error) {
+	set := manifest.NewSet()
+	var findings []analysis.Finding
+	var notices []pipeline.Notice
+	for _, rel := range rels {
+		out := outs[rel]
+		if out == nil {
+			continue
 		}
 		for _, o := range out.Set.Objects() {
 			if _, dup := set.Get(o.Key()); !dup {

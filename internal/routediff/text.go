@@ -17,6 +17,9 @@ var signs = map[string]string{routemap.Added: "+", routemap.Removed: "-", routem
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "routeguard diff %s\npaths: %s\n", printable.Line(r.revisions()), printable.Line(strings.Join(r.Paths, " ")))
+	if r.Reused > 0 {
+		fmt.Fprintf(&b, "(%d of %d paths unchanged and not rendered again)\n", r.Reused, len(r.Paths))
+	}
 	for _, s := range r.sections() {
 		if len(s.rows) == 0 {
 			continue
