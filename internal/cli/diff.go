@@ -61,9 +61,9 @@ Exit codes: 0 no routing change, 1 routing changed (with --fail-on-new:
 				}
 			}
 			res, err := routediff.Run(cmd.Context(), routediff.Options{
-				Dir: wd, Base: base, Head: head, Paths: args, DefaultNamespace: rf.namespace,
-				Analyze: func(ctx context.Context, path, root string) (*pipeline.Outcome, error) {
-					return diffAnalyze(ctx, env, &rf, &af, path, root)
+				Dir: wd, Base: base, Head: head, Paths: args, DefaultNamespace: rf.namespace, ConfigFile: af.config,
+				Analyze: func(ctx context.Context, path, root string, analyze bool) (*pipeline.Outcome, error) {
+					return diffAnalyze(ctx, env, &rf, &af, path, root, analyze)
 				},
 			})
 			if err != nil {
@@ -133,7 +133,7 @@ func diffExit(res *routediff.Result, failOnNew analysis.FailOn) int {
 
 // diffAnalyze takes one app of one revision through the pipeline as
 // analyze does, confined to that revision's root.
-func diffAnalyze(ctx context.Context, env *Env, rf *renderFlags, af *analysisFlags, path, root string) (*pipeline.Outcome, error) {
+func diffAnalyze(ctx context.Context, env *Env, rf *renderFlags, af *analysisFlags, path, root string, analyze bool) (*pipeline.Outcome, error) {
 	opts, err := rf.options(env, path)
 	if err != nil {
 		return nil, err
@@ -149,5 +149,5 @@ func diffAnalyze(ctx context.Context, env *Env, rf *renderFlags, af *analysisFla
 	}
 	cluster.SubstitutedOnApply = true
 	return pipeline.Run(ctx, pipeline.Request{Render: &opts, Cluster: cluster, ConfigFile: af.config,
-		Analyze: true, DefaultNamespace: opts.Helm.Namespace, Plugins: host})
+		Analyze: analyze, DefaultNamespace: opts.Helm.Namespace, Plugins: host})
 }

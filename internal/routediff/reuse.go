@@ -18,18 +18,22 @@ import (
 // simply rendered again.
 const maxCompareBytes = 64 << 20
 
-// reusable reports whether the head revision of the app at rel would render
-// and analyze exactly as base did, so that base's outcome stands for head
-// without rendering it again. That is certain only for a directory app
+// unchanged reports whether the app at rel renders and analyzes the same
+// in both revisions, so that it is rendered once, without analysis (its
+// findings would be the same on both sides): its objects still enter both
+// route maps, where a change elsewhere (a Gateway listener removed) can
+// change where its routes attach. That is certain only for a directory app
 // (plain YAML/JSON; its output depends on nothing but its own files) with
 // no .jsonnet (imports reach outside), no symbolic links (they may point
 // outside), no contextPaths in its configuration, the same bytes in every
 // file under rel in both revisions, and the same .routeguard.yaml at the
-// repository root. Kustomize and Helm apps are always rendered again:
-// their bases, components, values and chart dependencies may live
-// anywhere in the repository.
-func reusable(base *pipeline.Outcome, baseRoot, headRoot, rel string) bool {
-	if base == nil || base.Tool != render.ToolDirectory || base.Config == nil || len(base.Config.ContextPaths) > 0 {
+// repository root. Kustomize and Helm apps are always rendered and
+// analyzed in both revisions: their bases, components, values and chart
+// dependencies may live anywhere in the repository.
+func unchanged(opts Options, baseRoot, headRoot, rel string) bool {
+	baseDir := filepath.Join(baseRoot, filepath.FromSlash(rel))
+	headDir := filepath.Join(headRoot, filepath.FromSlash(rel))
+	if render.Detect(baseDir) != render.ToolDirectory || render.Detect(headDir) != render.ToolDirectory {
 		return false
 	}
 	for _, n := range config.FileNames {
@@ -39,9 +43,13 @@ func reusable(base *pipeline.Outcome, baseRoot, headRoot, rel string) bool {
 			return false
 		}
 	}
-	ha, okA := digest(filepath.Join(baseRoot, filepath.FromSlash(rel)))
-	hb, okB := digest(filepath.Join(headRoot, filepath.FromSlash(rel)))
-	return okA && okB && ha == hb
+	ha, okA := digest(baseDir)
+	hb, okB := digest(headDir)
+	if !okA || !okB || ha != hb {
+		return false
+	}
+	cfg, err := pipeline.LoadConfig(opts.ConfigFile, headDir, headRoot)
+	return err == nil && len(cfg.ContextPaths) == 0
 }
 
 // digest hashes the names and contents of every file under dir; ok is false

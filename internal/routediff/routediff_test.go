@@ -89,8 +89,8 @@ func commit(t *testing.T, r *git.Repository, msg string) {
 	}
 }
 
-func analyze(ctx context.Context, path, root string) (*pipeline.Outcome, error) {
-	return pipeline.Run(ctx, pipeline.Request{Analyze: true,
+func analyze(ctx context.Context, path, root string, analyze bool) (*pipeline.Outcome, error) {
+	return pipeline.Run(ctx, pipeline.Request{Analyze: analyze,
 		Render: &render.Options{Path: path, RepoRoot: root, MaxFileBytes: manifest.DefaultMaxFileBytes}})
 }
 
@@ -183,6 +183,11 @@ spec:
 				"platform/gateway.yaml": edit(t, "platform/gateway.yaml", "certificateRefs: [{name: wildcard-example-com}]", "certificateRefs: [{name: wildcard-2027}]"),
 				"apps/shop/routes.yaml": edit(t, "apps/shop/routes.yaml", "secretName: old-tls", "secretName: old-tls-2027"),
 			}
+		}},
+		{name: "listener-renamed", routing: true, change: func(t *testing.T) map[string]string {
+			// Only platform/ changes; apps/shop is rendered once, yet its
+			// route's detachment shows.
+			return map[string]string{"platform/gateway.yaml": edit(t, "platform/gateway.yaml", "- name: https", "- name: websecure")}
 		}},
 		{name: "referencegrant", routing: true, change: func(t *testing.T) map[string]string {
 			return map[string]string{"apps/shop/routes.yaml": edit(t, "apps/shop/routes.yaml", "namespace: edge}]\n  to", "namespace: gateways}]\n  to")}
@@ -289,7 +294,8 @@ func TestMarkdownAndJSON(t *testing.T) {
 	}
 }
 
-// TestReuse: an unchanged directory app is not rendered again, and a
+// TestReuse: an unchanged directory app is rendered once, without
+// analysis, and a
 // change that reaches every app from outside its directory (the root
 // .routeguard.yaml) makes routeguard render them all again.
 func TestReuse(t *testing.T) {
@@ -297,17 +303,19 @@ func TestReuse(t *testing.T) {
 		"apps/shop/routes.yaml": edit(t, "apps/shop/routes.yaml", "weight: 90", "weight: 50", "weight: 10", "weight: 50"),
 	})
 	rendered := map[string]int{}
-	count := func(ctx context.Context, path, root string) (*pipeline.Outcome, error) {
+	count := func(ctx context.Context, path, root string, analysis bool) (*pipeline.Outcome, error) {
 		rel, _ := filepath.Rel(root, path)
-		rendered[filepath.ToSlash(rel)]++
-		return analyze(ctx, path, root)
+		if analysis {
+			rendered[filepath.ToSlash(rel)]++
+		}
+		return analyze(ctx, path, root, analysis)
 	}
 	res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: count})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Reused != 2 || rendered["apps/shop"] != 2 || rendered["platform"] != 1 || rendered["apps/reviews"] != 1 {
-		t.Errorf("reused %d, renders %v; want platform and apps/reviews rendered once", res.Reused, rendered)
+	if res.Reused != 2 || rendered["apps/shop"] != 2 || rendered["platform"] != 0 || rendered["apps/reviews"] != 0 {
+		t.Errorf("reused %d, analyzed %v; want only apps/shop analyzed (twice)", res.Reused, rendered)
 	}
 
 	dir = repoWithChange(t, map[string]string{".routeguard.yaml": "severity:\n  RG4001: error\n"})

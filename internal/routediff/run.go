@@ -27,8 +27,9 @@ import (
 )
 
 // AnalyzeFunc takes the app at path (absolute, inside repoRoot) through the
-// pipeline with analysis on, as routeguard analyze would.
-type AnalyzeFunc func(ctx context.Context, path, repoRoot string) (*pipeline.Outcome, error)
+// pipeline as routeguard analyze would; without analyze, it only renders
+// (and transforms).
+type AnalyzeFunc func(ctx context.Context, path, repoRoot string, analyze bool) (*pipeline.Outcome, error)
 
 // Options say what to compare.
 type Options struct {
@@ -46,6 +47,9 @@ type Options struct {
 	TempDir string
 	// DefaultNamespace is the namespace of objects that name none.
 	DefaultNamespace string
+	// ConfigFile is the --config the analysis uses ("" for the app's or
+	// the repository root's .routeguard.yaml).
+	ConfigFile string
 	// MaxTreeBytes caps each exported revision (0: gitrev's default).
 	MaxTreeBytes int64
 	Analyze      AnalyzeFunc
@@ -69,9 +73,9 @@ type Result struct {
 	Fixed   []analysis.Finding `json:"-"`
 	Objects []KindChange       `json:"otherObjects,omitempty"`
 	Notices []pipeline.Notice  `json:"-"`
-	// Reused counts the paths whose head was not rendered: their files are
-	// the same in both revisions and nothing else can change them (see
-	// reusable).
+	// Reused counts the paths rendered once, without analysis: their
+	// files are the same in both revisions and nothing else can change
+	// their output (see unchanged).
 	Reused int `json:"pathsNotRerendered"`
 }
 
@@ -132,20 +136,28 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	baseOut, err := side(ctx, opts, baseRoot, rels, "base "+base.Name, nil)
+	same := map[string]bool{}
+	for _, rel := range rels {
+		same[rel] = unchanged(opts, baseRoot, headRoot, rel)
+	}
+	baseOut, err := side(ctx, opts, baseRoot, rels, "base "+base.Name, same)
 	if err != nil {
 		return nil, err
 	}
-	reuse := func(rel string) *pipeline.Outcome {
-		if o := baseOut[rel]; reusable(o, baseRoot, headRoot, rel) {
-			res.Reused++
-			return o
+	headOut, err := side(ctx, opts, headRoot, rels, "head "+res.Head.Name, same)
+	if err != nil {
+		return nil, err
+	}
+	for _, rel := range rels {
+		if !same[rel] {
+			continue
 		}
-		return nil
-	}
-	headOut, err := side(ctx, opts, headRoot, rels, "head "+res.Head.Name, reuse)
-	if err != nil {
-		return nil, err
+		out, err := opts.Analyze(ctx, filepath.Join(headRoot, filepath.FromSlash(rel)), headRoot, false)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rel, err)
+		}
+		baseOut[rel], headOut[rel] = out, out
+		res.Reused++
 	}
 	baseSet, baseFindings, _, err := merge(rels, baseOut)
 	if err != nil {
@@ -202,23 +214,17 @@ func relPaths(root, dir string, paths []string) ([]string, error) {
 	return out, nil
 }
 
-// side renders and analyzes every path under root; a path missing in this
-// revision contributes nothing (an app added or removed by the change).
-// When reuse returns an outcome for a path, it stands for the path's.
-func side(ctx context.Context, opts Options, root string, rels []string, what string, reuse func(string) *pipeline.Outcome) (map[string]*pipeline.Outcome, error) {
+// side renders and analyzes every path under root but those in skip; a
+// path missing in this revision contributes nothing (an app added or
+// removed by the change).
+func side(ctx context.Context, opts Options, root string, rels []string, what string, skip map[string]bool) (map[string]*pipeline.Outcome, error) {
 	outs := map[string]*pipeline.Outcome{}
 	for _, rel := range rels {
 		p := filepath.Join(root, filepath.FromSlash(rel))
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || skip[rel] {
 			continue
 		}
-		if reuse != nil {
-			if o := reuse(rel); o != nil {
-				outs[rel] = o
-				continue
-			}
-		}
-		out, err := opts.Analyze(ctx, p, root)
+		out, err := opts.Analyze(ctx, p, root, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", what, rel, err)
 		}

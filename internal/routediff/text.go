@@ -18,7 +18,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "routeguard diff %s\npaths: %s\n", printable.Line(r.revisions()), printable.Line(strings.Join(r.Paths, " ")))
 	if r.Reused > 0 {
-		fmt.Fprintf(&b, "(%d of %d paths unchanged and not rendered again)\n", r.Reused, len(r.Paths))
+		fmt.Fprintf(&b, "(%d of %d paths unchanged: rendered once, not analyzed)\n", r.Reused, len(r.Paths))
 	}
 	for _, s := range r.sections() {
 		if len(s.rows) == 0 {
