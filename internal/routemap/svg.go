@@ -67,7 +67,26 @@ func SVG(w io.Writer, g *Graph, title string) error {
 			widths[c] = max(widths[c], float64(utf8.RuneCountInString(clip(n.Label)))*charW+24)
 		}
 	}
-	x := [3]float64{margin, margin + widths[0] + colGap, margin + widths[0] + widths[1] + 2*colGap}
+	// Each gap between columns fits its widest arrow label.
+	col := map[string]int{}
+	for _, n := range g.Nodes {
+		col[n.ID] = n.Column
+	}
+	gaps := [2]float64{colGap, colGap}
+	outDeg, inDeg := map[string]int{}, map[string]int{}
+	changed := false
+	for _, e := range g.Edges {
+		outDeg[e.From]++
+		inDeg[e.To]++
+		if c := col[e.From]; c < 2 {
+			gaps[c] = max(gaps[c], labelWidth(edgeLabel(e))+60)
+		}
+		changed = changed || e.Status != ""
+	}
+	for _, n := range g.Nodes {
+		changed = changed || n.Status != ""
+	}
+	x := [3]float64{margin, margin + widths[0] + gaps[0], margin + widths[0] + widths[1] + gaps[0] + gaps[1]}
 	rows := max(len(cols[0]), len(cols[1]), len(cols[2]), 1)
 	top := float64(margin + legendH + 24)
 	height := top + float64(rows)*(boxH+rowGap) + margin
@@ -80,17 +99,15 @@ func SVG(w io.Writer, g *Graph, title string) error {
 			pos[n.ID] = [2]float64{x[c], top + off + float64(i)*(boxH+rowGap)}
 		}
 	}
-	col := map[string]int{}
-	for _, n := range g.Nodes {
-		col[n.ID] = n.Column
-	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="%d">`+"\n", width, height, width, height, fontSize)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>` + "\n")
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="15" font-weight="bold" fill="#1f2328">%s</text>`+"\n", margin, margin+12, esc(title))
-	legend(&b, margin, margin+legendH-8)
+	if changed {
+		legend(&b, margin, margin+legendH-8)
+	}
 	for c := range cols {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#59636e" font-weight="bold">%s</text>`+"\n", x[c], top-10, esc(columnTitles[c]))
 	}
@@ -111,18 +128,14 @@ func SVG(w io.Writer, g *Graph, title string) error {
 		mx := (x1 + x2) / 2
 		fmt.Fprintf(&b, `<path d="M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="%.1f"%s marker-end="url(#arrow)"/>`+"\n",
 			x1, y1, mx, y1, mx, y2, x2-2, y2, stroke, sw, dash)
-		l := e.Label
-		if e.Status == Changed {
-			l = e.Old + " → " + e.Label
-		}
-		l = clip(l)
-		lw := float64(utf8.RuneCountInString(l))*charW*0.85 + 8
-		// Labels sit where arrows fan out least (near the parent for parent
-		// -> route arrows, near the backend for route -> backend), moved
-		// along the arrow when they would cover another label.
-		ts := []float64{0.35, 0.5, 0.2, 0.65}
-		if col[e.From] == 1 {
-			ts = []float64{0.7, 0.55, 0.85, 0.4}
+		l := clip(edgeLabel(e))
+		lw := labelWidth(l)
+		// A label sits near the end where fewer arrows meet (near the
+		// parent when it has one route, near the route when the parent
+		// fans out), moved along its arrow when it would cover another.
+		ts := []float64{0.3, 0.5, 0.15, 0.65}
+		if outDeg[e.From] > inDeg[e.To] {
+			ts = []float64{0.7, 0.5, 0.85, 0.35}
 		}
 		var lx, ly float64
 		for _, t := range ts {
@@ -178,6 +191,18 @@ func abs(f float64) float64 {
 		return -f
 	}
 	return f
+}
+
+func edgeLabel(e Edge) string {
+	if e.Status == Changed {
+		return e.Old + " → " + e.Label
+	}
+	return e.Label
+}
+
+// labelWidth is the width of an arrow label's box (11 px monospace).
+func labelWidth(l string) float64 {
+	return float64(utf8.RuneCountInString(clip(l)))*charW*0.85 + 8
 }
 
 // bezier evaluates one coordinate of a cubic Bézier curve at t.
