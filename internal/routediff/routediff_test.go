@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -303,10 +304,13 @@ func TestReuse(t *testing.T) {
 		"apps/shop/routes.yaml": edit(t, "apps/shop/routes.yaml", "weight: 90", "weight: 50", "weight: 10", "weight: 50"),
 	})
 	rendered := map[string]int{}
+	var mu sync.Mutex
 	count := func(ctx context.Context, path, root string, analysis bool) (*pipeline.Outcome, error) {
 		rel, _ := filepath.Rel(root, path)
 		if analysis {
+			mu.Lock()
 			rendered[filepath.ToSlash(rel)]++
+			mu.Unlock()
 		}
 		return analyze(ctx, path, root, analysis)
 	}

@@ -15,8 +15,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/gitrev"
@@ -148,17 +150,26 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var once []string
 	for _, rel := range rels {
-		if !same[rel] {
-			continue
+		if same[rel] {
+			once = append(once, rel)
 		}
+	}
+	outs, err := each(once, func(rel string) (*pipeline.Outcome, error) {
 		out, err := opts.Analyze(ctx, filepath.Join(headRoot, filepath.FromSlash(rel)), headRoot, false)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", rel, err)
 		}
-		baseOut[rel], headOut[rel] = out, out
-		res.Reused++
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	for rel, out := range outs {
+		baseOut[rel], headOut[rel] = out, out
+	}
+	res.Reused = len(once)
 	baseSet, baseFindings, _, err := merge(rels, baseOut)
 	if err != nil {
 		return nil, err
@@ -218,19 +229,52 @@ func relPaths(root, dir string, paths []string) ([]string, error) {
 // path missing in this revision contributes nothing (an app added or
 // removed by the change).
 func side(ctx context.Context, opts Options, root string, rels []string, what string, skip map[string]bool) (map[string]*pipeline.Outcome, error) {
-	outs := map[string]*pipeline.Outcome{}
+	var todo []string
 	for _, rel := range rels {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || skip[rel] {
 			continue
 		}
-		out, err := opts.Analyze(ctx, p, root, true)
+		todo = append(todo, rel)
+	}
+	return each(todo, func(rel string) (*pipeline.Outcome, error) {
+		out, err := opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", what, rel, err)
 		}
-		outs[rel] = out
+		return out, nil
+	})
+}
+
+// each runs fn for every path, GOMAXPROCS at a time (the pipeline is
+// safe for concurrent renders); the first error in path order wins.
+func each(rels []string, fn func(string) (*pipeline.Outcome, error)) (map[string]*pipeline.Outcome, error) {
+	outs := make([]*pipeline.Outcome, len(rels))
+	errs := make([]error, len(rels))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(rels), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				outs[i], errs[i] = fn(rels[i])
+			}
+		}()
 	}
-	return outs, nil
+	for i := range rels {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	m := make(map[string]*pipeline.Outcome, len(rels))
+	for i, rel := range rels {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		m[rel] = outs[i]
+	}
+	return m, nil
 }
 
 // merge puts the outcomes of the paths together, in path order.
