@@ -127,6 +127,11 @@ func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error
 			return fmt.Errorf("revision %s: unsafe path %q in the tree", rev.Name, f.Name)
 		}
 		target := filepath.Join(dest, filepath.FromSlash(f.Name))
+		if throughLink(dest, f.Name) {
+			// A crafted tree can hold a symbolic link and a directory of
+			// the same name; nothing is written through a link.
+			return fmt.Errorf("revision %s: %s: a parent directory is a symbolic link in the tree", rev.Name, f.Name)
+		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 			return err
 		}
@@ -165,6 +170,24 @@ func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error
 		return w.Close()
 	})
 	return n, err
+}
+
+// throughLink reports whether a parent of the slash path rel under dest
+// exists as a symbolic link.
+func throughLink(dest, rel string) bool {
+	p := dest
+	parts := strings.Split(rel, "/")
+	for _, part := range parts[:len(parts)-1] {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false // not there yet: MkdirAll makes a real directory
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // safePath reports whether a slash path from a tree stays inside it.

@@ -98,3 +98,15 @@ func TestSafePath(t *testing.T) {
 		}
 	}
 }
+
+func TestThroughLink(t *testing.T) {
+	dest := t.TempDir()
+	os.MkdirAll(filepath.Join(dest, "real"), 0o755)
+	os.Symlink(".", filepath.Join(dest, "link"))
+	if throughLink(dest, "real/x.yaml") || throughLink(dest, "new/dir/x.yaml") || throughLink(dest, "x.yaml") {
+		t.Error("a real or missing parent counted as a link")
+	}
+	if !throughLink(dest, "link/x.yaml") {
+		t.Error("a parent that is a link was not noticed")
+	}
+}
