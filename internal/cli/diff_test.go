@@ -95,7 +95,7 @@ func TestDiffExitCodes(t *testing.T) {
 		{name: "fail-on-new fails on an introduced error", head: typo, args: []string{"--fail-on-new", "error"}, code: 1, stdoutHas: "RG1101"},
 		{name: "markdown", head: weights, args: []string{"-o", "markdown"}, code: 1, stdoutHas: "<!-- routeguard-diff -->"},
 		{name: "json", head: weights, args: []string{"-o", "json"}, code: 1, stdoutHas: `"routingChanged": true`},
-		{name: "unknown base", head: weights, args: []string{"--base", "nope"}, code: 2, stderrHas: `revision "nope"`, emptyStdou: true},
+		{name: "unknown base", head: weights, args: []string{"--base", "nope"}, code: 2, stderrHas: `revision "nope" names no commit`, emptyStdou: true},
 		{name: "bad output", head: weights, args: []string{"-o", "html"}, code: 2, stderrHas: "--output must be", emptyStdou: true},
 		{name: "bad fail-on-new", head: weights, args: []string{"--fail-on-new", "sometimes"}, code: 2, emptyStdou: true},
 	}

@@ -54,7 +54,7 @@ func Open(dir string) (*Repo, error) {
 func (r *Repo) Resolve(rev string) (Revision, error) {
 	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
-		return Revision{}, fmt.Errorf("revision %q: %w; name a branch, tag or commit of this repository", rev, err)
+		return Revision{}, fmt.Errorf("revision %q names no commit of this repository (%w); name a branch, tag or commit", rev, err)
 	}
 	if _, err := r.repo.CommitObject(*h); err != nil {
 		return Revision{}, fmt.Errorf("revision %q is not a commit: %w", rev, err)
