@@ -1,0 +1,204 @@
+// Package gitrev reads revisions of a git repository from its objects with
+// go-git: no git binary, no hooks, no filters or attributes, nothing the
+// repository's configuration names is run. Export writes the tree of one
+// commit into a directory so the renderers can read it like a checkout.
+package gitrev
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Repo is an opened repository.
+type Repo struct {
+	repo *git.Repository
+	// Root is the top directory of the work tree.
+	Root string
+}
+
+// Revision is a resolved commit.
+type Revision struct {
+	Hash string // full hex hash
+	Name string // what it was resolved from, for messages
+}
+
+// Open opens the repository holding dir (dir or a parent of it; linked
+// work trees are followed to their common git directory).
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: not in a git repository (%w); run routeguard diff inside a clone", dir, err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return &Repo{repo: r, Root: wt.Filesystem.Root()}, nil
+}
+
+// Resolve resolves a revision (branch, tag, hash, HEAD~1, origin/main) to a
+// commit.
+func (r *Repo) Resolve(rev string) (Revision, error) {
+	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return Revision{}, fmt.Errorf("revision %q names no commit of this repository (%w); name a branch, tag or commit", rev, err)
+	}
+	if _, err := r.repo.CommitObject(*h); err != nil {
+		return Revision{}, fmt.Errorf("revision %q is not a commit: %w", rev, err)
+	}
+	return Revision{Hash: h.String(), Name: rev}, nil
+}
+
+// defaultBranches are tried in order for the default base.
+var defaultBranches = []string{"refs/remotes/origin/HEAD", "refs/remotes/origin/main", "refs/remotes/origin/master", "refs/heads/main", "refs/heads/master"}
+
+// DefaultBase is the merge base of HEAD and the default branch (origin's
+// HEAD, else origin/main, origin/master, main, master); HEAD itself when
+// there is no such branch or HEAD is on it.
+func (r *Repo) DefaultBase() (Revision, error) {
+	head, err := r.Resolve("HEAD")
+	if err != nil {
+		return Revision{}, err
+	}
+	hc, err := r.repo.CommitObject(plumbing.NewHash(head.Hash))
+	if err != nil {
+		return Revision{}, err
+	}
+	for _, name := range defaultBranches {
+		ref, err := r.repo.Reference(plumbing.ReferenceName(name), true)
+		if err != nil {
+			continue
+		}
+		bc, err := r.repo.CommitObject(ref.Hash())
+		if err != nil {
+			continue
+		}
+		bases, err := hc.MergeBase(bc)
+		if err != nil || len(bases) == 0 {
+			continue
+		}
+		short := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "refs/remotes/"), "refs/heads/"), "refs/")
+		return Revision{Hash: bases[0].Hash.String(), Name: "merge-base(HEAD, " + short + ")"}, nil
+	}
+	head.Name = "HEAD"
+	return head, nil
+}
+
+// ExportOptions limit an export.
+type ExportOptions struct {
+	// MaxBytes caps the bytes written (0: 1 GiB).
+	MaxBytes int64
+}
+
+// Export writes the files of rev's tree under dest (which must exist and be
+// empty). Symbolic links are written only when they stay inside the tree;
+// submodules are left out (as an Argo CD or Flux checkout without
+// submodules has them). It returns how many files it wrote.
+func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error) {
+	limit := opts.MaxBytes
+	if limit <= 0 {
+		limit = 1 << 30
+	}
+	c, err := r.repo.CommitObject(plumbing.NewHash(rev.Hash))
+	if err != nil {
+		return 0, fmt.Errorf("revision %s: %w", rev.Name, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return 0, fmt.Errorf("revision %s: %w", rev.Name, err)
+	}
+	var total int64
+	n := 0
+	err = tree.Files().ForEach(func(f *object.File) error {
+		if !safePath(f.Name) {
+			return fmt.Errorf("revision %s: unsafe path %q in the tree", rev.Name, f.Name)
+		}
+		target := filepath.Join(dest, filepath.FromSlash(f.Name))
+		if throughLink(dest, f.Name) {
+			// A crafted tree can hold a symbolic link and a directory of
+			// the same name; nothing is written through a link.
+			return fmt.Errorf("revision %s: %s: a parent directory is a symbolic link in the tree", rev.Name, f.Name)
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+			return err
+		}
+		total += f.Size
+		if total > limit {
+			return fmt.Errorf("revision %s: the tree is larger than %d MiB", rev.Name, limit>>20)
+		}
+		switch f.Mode {
+		case filemode.Symlink:
+			link, err := f.Contents()
+			if err != nil {
+				return err
+			}
+			if path.IsAbs(link) || !safePath(path.Join(path.Dir(f.Name), link)) {
+				return nil // would leave the tree: the confined reader refuses it anyway
+			}
+			return os.Symlink(link, target)
+		case filemode.Regular, filemode.Executable, filemode.Deprecated:
+		default:
+			return nil
+		}
+		rd, err := f.Reader()
+		if err != nil {
+			return fmt.Errorf("revision %s: %s: %w", rev.Name, f.Name, err)
+		}
+		defer rd.Close()
+		w, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, rd); err != nil {
+			w.Close()
+			return fmt.Errorf("revision %s: %s: %w", rev.Name, f.Name, err)
+		}
+		n++
+		return w.Close()
+	})
+	return n, err
+}
+
+// throughLink reports whether a parent of the slash path rel under dest
+// exists as a symbolic link.
+func throughLink(dest, rel string) bool {
+	p := dest
+	parts := strings.Split(rel, "/")
+	for _, part := range parts[:len(parts)-1] {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false // not there yet: MkdirAll makes a real directory
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// safePath reports whether a slash path from a tree stays inside it.
+func safePath(p string) bool {
+	if p == "" || path.IsAbs(p) || strings.Contains(p, "\\") {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." || part == "" || strings.EqualFold(part, ".git") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,112 @@
+package gitrev
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+func commitAll(t *testing.T, r *git.Repository, msg string) plumbing.Hash {
+	t.Helper()
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Unix(1700000000, 0).UTC()}
+	h, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestExportAndDefaultBase(t *testing.T) {
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "app", "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "app", "a.yaml"), []byte("a: 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "app", "sub", "b.yaml"), []byte("b: 2\n"), 0o644)
+	os.Symlink("a.yaml", filepath.Join(dir, "app", "inside.yaml"))
+	os.Symlink("../../etc/passwd", filepath.Join(dir, "app", "outside.yaml"))
+	first := commitAll(t, r, "one")
+	// A feature branch off master with one more commit: the default base
+	// is the merge base, master's commit.
+	wt, _ := r.Worktree()
+	if err := wt.Checkout(&git.CheckoutOptions{Branch: plumbing.NewBranchReferenceName("feature"), Create: true}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "app", "a.yaml"), []byte("a: 3\n"), 0o644)
+	commitAll(t, r, "two")
+
+	repo, err := Open(filepath.Join(dir, "app", "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := repo.DefaultBase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Hash != first.String() || base.Name != "merge-base(HEAD, master)" {
+		t.Errorf("default base %+v, want master's commit %s", base, first)
+	}
+	dest := t.TempDir()
+	n, err := repo.Export(base, dest, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("wrote %d files, want 2", n)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dest, "app", "a.yaml")); string(data) != "a: 1\n" {
+		t.Errorf("a.yaml at base = %q", data)
+	}
+	if l, err := os.Readlink(filepath.Join(dest, "app", "inside.yaml")); err != nil || l != "a.yaml" {
+		t.Errorf("inside link: %q %v", l, err)
+	}
+	if _, err := os.Lstat(filepath.Join(dest, "app", "outside.yaml")); !os.IsNotExist(err) {
+		t.Errorf("a link leaving the tree was written: %v", err)
+	}
+	if _, err := repo.Export(base, dest, ExportOptions{}); err == nil {
+		t.Error("exporting over existing files succeeded")
+	}
+	if _, err := repo.Export(base, t.TempDir(), ExportOptions{MaxBytes: 4}); err == nil {
+		t.Error("a tree over MaxBytes was exported")
+	}
+	if _, err := repo.Resolve("no-such-branch"); err == nil {
+		t.Error("resolved a branch that does not exist")
+	}
+}
+
+func TestSafePath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a/b.yaml": true, "../x": false, "/etc/passwd": false, "a/../../x": false,
+		"a/.git/config": false, ".GIT/hooks/x": false, "a\\b": false, "": false, "a//b": false,
+	} {
+		if got := safePath(p); got != want {
+			t.Errorf("safePath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestThroughLink(t *testing.T) {
+	dest := t.TempDir()
+	os.MkdirAll(filepath.Join(dest, "real"), 0o755)
+	os.Symlink(".", filepath.Join(dest, "link"))
+	if throughLink(dest, "real/x.yaml") || throughLink(dest, "new/dir/x.yaml") || throughLink(dest, "x.yaml") {
+		t.Error("a real or missing parent counted as a link")
+	}
+	if !throughLink(dest, "link/x.yaml") {
+		t.Error("a parent that is a link was not noticed")
+	}
+}

@@ -1,0 +1,379 @@
+// Package routediff compares the routing of two revisions of a GitOps
+// repository (routeguard diff): it exports the base revision (and the head,
+// unless it is the work tree) from git objects into a private temporary
+// directory, takes each app path of both through the same pipeline as
+// routeguard analyze, and compares the route maps, the findings and the
+// other objects.
+package routediff
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/gitrev"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/routemap"
+	"github.com/routeguard/routeguard/internal/routing"
+)
+
+// AnalyzeFunc takes the app at path (absolute, inside repoRoot) through the
+// pipeline as routeguard analyze would; without analyze, it only renders
+// (and transforms).
+type AnalyzeFunc func(ctx context.Context, path, repoRoot string, analyze bool) (*pipeline.Outcome, error)
+
+// Options say what to compare.
+type Options struct {
+	// Dir is where the command runs; relative Paths are relative to it and
+	// the repository is the one holding it.
+	Dir string
+	// Base and Head are revisions; Base "" is the merge base of HEAD and
+	// the default branch (gitrev.DefaultBase), Head "" the work tree as it
+	// is (uncommitted changes included).
+	Base, Head string
+	// Paths are the app paths to compare (default: Dir).
+	Paths []string
+	// TempDir holds the exported revisions (default os.TempDir()); they are
+	// removed before Run returns.
+	TempDir string
+	// DefaultNamespace is the namespace of objects that name none.
+	DefaultNamespace string
+	// ConfigFile is the --config the analysis uses ("" for the app's or
+	// the repository root's .routeguard.yaml).
+	ConfigFile string
+	// MaxTreeBytes caps each exported revision (0: gitrev's default).
+	MaxTreeBytes int64
+	Analyze      AnalyzeFunc
+}
+
+// Rev is one compared revision.
+type Rev struct {
+	Name string `json:"name"`
+	Hash string `json:"hash,omitempty"` // empty for the work tree
+}
+
+// Result is the comparison.
+type Result struct {
+	Base    Rev                `json:"base"`
+	Head    Rev                `json:"head"`
+	Paths   []string           `json:"paths"`
+	Routing *routemap.Diff     `json:"routing"`
+	BaseMap *routemap.Map      `json:"-"`
+	HeadMap *routemap.Map      `json:"-"`
+	Intro   []analysis.Finding `json:"-"`
+	Fixed   []analysis.Finding `json:"-"`
+	Objects []KindChange       `json:"otherObjects,omitempty"`
+	Notices []pipeline.Notice  `json:"-"`
+	// Reused counts the paths rendered once, without analysis: their
+	// files are the same in both revisions and nothing else can change
+	// their output (see unchanged).
+	Reused int `json:"pathsNotRerendered"`
+}
+
+// KindChange counts the objects of one kind (other than routing kinds)
+// added, removed and changed.
+type KindChange struct {
+	Kind    string `json:"kind"`
+	Added   int    `json:"added"`
+	Removed int    `json:"removed"`
+	Changed int    `json:"changed"`
+}
+
+// RoutingChanged reports whether the routing differs.
+func (r *Result) RoutingChanged() bool { return !r.Routing.Empty() }
+
+// Run compares the two revisions.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Analyze == nil {
+		return nil, errors.New("routediff: no analyze function")
+	}
+	repo, err := gitrev.Open(cmp.Or(opts.Dir, "."))
+	if err != nil {
+		return nil, err
+	}
+	rels, err := relPaths(repo.Root, opts.Dir, opts.Paths)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(opts.TempDir, "routeguard-diff-")
+	if err != nil {
+		return nil, fmt.Errorf("temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+
+	var base gitrev.Revision
+	if opts.Base == "" {
+		base, err = repo.DefaultBase()
+	} else {
+		base, err = repo.Resolve(opts.Base)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--base: %w", err)
+	}
+	res := &Result{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Paths: rels}
+	baseRoot := filepath.Join(tmp, "base")
+	if err := export(repo, base, baseRoot, opts.MaxTreeBytes); err != nil {
+		return nil, err
+	}
+	headRoot := repo.Root
+	if opts.Head != "" {
+		head, err := repo.Resolve(opts.Head)
+		if err != nil {
+			return nil, fmt.Errorf("--head: %w", err)
+		}
+		res.Head = Rev{Name: head.Name, Hash: head.Hash}
+		headRoot = filepath.Join(tmp, "head")
+		if err := export(repo, head, headRoot, opts.MaxTreeBytes); err != nil {
+			return nil, err
+		}
+	}
+	same := map[string]bool{}
+	for _, rel := range rels {
+		same[rel] = unchanged(opts, baseRoot, headRoot, rel)
+	}
+	baseOut, err := side(ctx, opts, baseRoot, rels, "base "+base.Name, same)
+	if err != nil {
+		return nil, err
+	}
+	headOut, err := side(ctx, opts, headRoot, rels, "head "+res.Head.Name, same)
+	if err != nil {
+		return nil, err
+	}
+	var once []string
+	for _, rel := range rels {
+		if same[rel] {
+			once = append(once, rel)
+		}
+	}
+	outs, err := each(once, func(rel string) (*pipeline.Outcome, error) {
+		out, err := opts.Analyze(ctx, filepath.Join(headRoot, filepath.FromSlash(rel)), headRoot, false)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rel, err)
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for rel, out := range outs {
+		baseOut[rel], headOut[rel] = out, out
+	}
+	res.Reused = len(once)
+	baseSet, baseFindings, _, err := merge(rels, baseOut)
+	if err != nil {
+		return nil, err
+	}
+	headSet, headFindings, notices, err := merge(rels, headOut)
+	if err != nil {
+		return nil, err
+	}
+	res.Notices = notices
+	res.BaseMap = routemap.Build(baseSet, opts.DefaultNamespace)
+	res.HeadMap = routemap.Build(headSet, opts.DefaultNamespace)
+	res.Routing = routemap.Compare(res.BaseMap, res.HeadMap)
+	res.Intro, res.Fixed = compareFindings(baseFindings, headFindings)
+	res.Objects = compareObjects(baseSet, headSet)
+	return res, nil
+}
+
+func export(repo *gitrev.Repo, rev gitrev.Revision, dest string, limit int64) error {
+	if err := os.Mkdir(dest, 0o700); err != nil {
+		return err
+	}
+	_, err := repo.Export(rev, dest, gitrev.ExportOptions{MaxBytes: limit})
+	return err
+}
+
+// relPaths turns the paths into slash paths relative to the repository root.
+func relPaths(root, dir string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	base, err := filepath.Abs(cmp.Or(dir, "."))
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(base); err == nil {
+		base = r
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	var out []string
+	for _, p := range paths {
+		abs := p
+		if !filepath.IsAbs(p) {
+			abs = filepath.Join(base, p)
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("path %s is outside the repository %s", p, root)
+		}
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out, nil
+}
+
+// side renders and analyzes every path under root but those in skip; a
+// path missing in this revision contributes nothing (an app added or
+// removed by the change).
+func side(ctx context.Context, opts Options, root string, rels []string, what string, skip map[string]bool) (map[string]*pipeline.Outcome, error) {
+	var todo []string
+	for _, rel := range rels {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || skip[rel] {
+			continue
+		}
+		todo = append(todo, rel)
+	}
+	return each(todo, func(rel string) (*pipeline.Outcome, error) {
+		out, err := opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", what, rel, err)
+		}
+		return out, nil
+	})
+}
+
+// each runs fn for every path, GOMAXPROCS at a time (the pipeline is
+// safe for concurrent renders); the first error in path order wins.
+func each(rels []string, fn func(string) (*pipeline.Outcome, error)) (map[string]*pipeline.Outcome, error) {
+	outs := make([]*pipeline.Outcome, len(rels))
+	errs := make([]error, len(rels))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(rels), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				outs[i], errs[i] = fn(rels[i])
+			}
+		}()
+	}
+	for i := range rels {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	m := make(map[string]*pipeline.Outcome, len(rels))
+	for i, rel := range rels {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		m[rel] = outs[i]
+	}
+	return m, nil
+}
+
+// merge puts the outcomes of the paths together, in path order.
+func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []analysis.Finding, []pipeline.Notice, error) {
+	set := manifest.NewSet()
+	var findings []analysis.Finding
+	var notices []pipeline.Notice
+	for _, rel := range rels {
+		out := outs[rel]
+		if out == nil {
+			continue
+		}
+		for _, o := range out.Set.Objects() {
+			if _, dup := set.Get(o.Key()); !dup {
+				if err := set.Add(o); err != nil {
+					return nil, nil, nil, err
+				}
+			}
+		}
+		findings = append(findings, out.Findings...)
+		notices = append(notices, out.Notices...)
+	}
+	return set, findings, notices, nil
+}
+
+// findingKey matches findings across revisions: code and object (lines and
+// wording move with unrelated edits).
+func findingKey(f analysis.Finding) string { return f.Code + "\x00" + f.Subject() }
+
+// compareFindings returns the findings of head that base does not have and
+// those of base that head no longer has, counting repeats.
+func compareFindings(base, head []analysis.Finding) (introduced, fixed []analysis.Finding) {
+	count := map[string]int{}
+	for _, f := range base {
+		count[findingKey(f)]++
+	}
+	for _, f := range head {
+		k := findingKey(f)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		introduced = append(introduced, f)
+	}
+	count = map[string]int{}
+	for _, f := range head {
+		count[findingKey(f)]++
+	}
+	for _, f := range base {
+		k := findingKey(f)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		fixed = append(fixed, f)
+	}
+	return introduced, fixed
+}
+
+// compareObjects counts the changes of objects that are not routing objects
+// (those are the route map's), by kind.
+func compareObjects(base, head *manifest.Set) []KindChange {
+	byKind := map[string]*KindChange{}
+	get := func(o *manifest.Object) *KindChange {
+		k := o.Kind
+		if g := o.Group(); g != "" {
+			k += "." + g
+		}
+		if byKind[k] == nil {
+			byKind[k] = &KindChange{Kind: k}
+		}
+		return byKind[k]
+	}
+	skip := func(o *manifest.Object) bool {
+		return analysis.IsRouting(o.GroupKind()) || (o.Group() == routing.GatewayAPIGroup && o.Kind == "ReferenceGrant")
+	}
+	for _, o := range head.Objects() {
+		if skip(o) {
+			continue
+		}
+		b, ok := base.Get(o.Key())
+		switch {
+		case !ok:
+			get(o).Added++
+		case !reflect.DeepEqual(b.Body, o.Body):
+			get(o).Changed++
+		}
+	}
+	for _, o := range base.Objects() {
+		if _, ok := head.Get(o.Key()); !ok && !skip(o) {
+			get(o).Removed++
+		}
+	}
+	var out []KindChange
+	for _, c := range byKind {
+		if c.Added+c.Removed+c.Changed > 0 {
+			out = append(out, *c)
+		}
+	}
+	slices.SortFunc(out, func(a, b KindChange) int { return cmp.Compare(a.Kind, b.Kind) })
+	return out
+}
