@@ -61,7 +61,7 @@ func TestArgoCDClusterView(t *testing.T) {
 		t.Fatalf("parse: %+v, %v", c, err)
 	}
 	for in, want := range map[string]string{
-		"argocdClusterView: {}\n":                 "has no roots",
+		"argocdClusterView: {}\n":                  "has no roots",
 		"argocdClusterView: {roots: [../other]}\n": `root "../other" must be relative to the repository root and inside it`,
 		"argocdClusterView: {roots: [/etc]}\n":     `root "/etc" must be relative`,
 		"argocdClusterView: {root: [argocd]}\n":    "root",
