@@ -1,8 +1,18 @@
 package argocd
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	"helm.sh/helm/v4/pkg/provenance"
+	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/charts/chartstest"
@@ -66,7 +76,7 @@ spec:
 // oci dependencies, one pinned by Chart.lock.
 func chartRepoFixture(t *testing.T, repo *chartstest.Repo, reg *chartstest.Registry) string {
 	t.Helper()
-	return writeRepo(t, map[string]string{
+	root := writeRepo(t, map[string]string{
 		"argocd/web.yaml": chartApp("web", "shop", repo.URL, "web", "~1.2.0", `    helm:
       valuesObject:
         color: blue`),
@@ -84,21 +94,45 @@ dependencies:
     version: ^0.4.0
     repository: oci://` + reg.Host + `/charts
 `,
-		// Chart.lock pins db to 2.0.0 although 2.1.0 satisfies >=2.0.0:
-		// `helm dependency build` takes the locked version.
-		"charts/umbrella/Chart.lock": `dependencies:
-  - name: db
-    repository: ` + repo.URL + `
-    version: 2.0.0
-  - name: cache
-    repository: oci://` + reg.Host + `/charts
-    version: 0.4.0
-digest: sha256:0000000000000000000000000000000000000000000000000000000000000000
-generated: "2026-01-01T00:00:00Z"
-`,
 		"charts/umbrella/values.yaml":       "db:\n  color: green\n",
 		"charts/umbrella/templates/ns.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: umbrella\ndata:\n  k: v\n",
 	})
+	// Chart.lock pins db to 2.0.0 although 2.1.0 satisfies >=2.0.0:
+	// `helm dependency build` takes the locked version.
+	writeLock(t, filepath.Join(root, "charts/umbrella"), []*chartv2.Dependency{
+		{Name: "db", Repository: repo.URL, Version: "2.0.0"},
+		{Name: "cache", Repository: "oci://" + reg.Host + "/charts", Version: "0.4.0"},
+	}, "")
+	return root
+}
+
+// writeLock writes dir/Chart.lock with the digest Helm's `helm dependency
+// update` gives it (resolver.HashReq: sha256 of the JSON of Chart.yaml's
+// dependencies, as Helm's loader reads them, and the lock's), or digest.
+func writeLock(t *testing.T, dir string, deps []*chartv2.Dependency, digest string) {
+	t.Helper()
+	ch, err := loader.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if digest == "" {
+		data, err := json.Marshal([2][]*chartv2.Dependency{ch.Metadata.Dependencies, deps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := provenance.Digest(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		digest = "sha256:" + sum
+	}
+	out, err := yaml.Marshal(&chartv2.Lock{Dependencies: deps, Digest: digest, Generated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Chart.lock"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // renderedYAML is every Application's objects as YAML with their file, in
@@ -190,4 +224,22 @@ func TestChartRepositories(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A Chart.lock out of sync with Chart.yaml (a dependency changed without
+// `helm dependency update`) fails as `helm dependency build` fails it in
+// Argo CD: the Application does not render, naming the lock and the fix.
+func TestChartLockOutOfSync(t *testing.T) {
+	repo, reg := chartRepos(t)
+	root := chartRepoFixture(t, repo, reg)
+	dir := filepath.Join(root, "charts/umbrella")
+	// The lock of an older Chart.yaml (db only), its digest Helm's for that one.
+	writeLock(t, dir, []*chartv2.Dependency{{Name: "db", Repository: repo.URL, Version: "2.0.0"}},
+		"sha256:8f4bb0d5a1e6cf2f1f2a0d0c6c7b0f1e4d6a5b3c2e1f0a9b8c7d6e5f4a3b2c1d")
+	res := build(t, root, Options{AllowNetwork: true, Charts: CacheSource(&charts.Cache{Dir: t.TempDir()})}, "argocd")
+	a := app(t, res, "argocd/umbrella")
+	if a.Err == nil || !strings.Contains(a.Err.Error(), "charts/umbrella/Chart.lock: the lock file is out of sync") || !strings.Contains(a.Err.Error(), "helm dependency update") {
+		t.Fatalf("umbrella: err %v, sources %+v; want the out-of-sync lock named", a.Err, a.Sources)
+	}
+	rendered(t, res, "argocd/web") // the others still render
 }
