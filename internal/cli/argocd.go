@@ -32,8 +32,10 @@ ApplicationSets offline (list, git directories and files of this checkout,
 clusters from --cluster, matrix, merge), follows the Applications that
 Applications render (app of apps), and renders each Application whose sources
 are in this repository with its source options: Helm, Kustomize, directory
-(jsonnet too) and routeguard's own plugin. Sources elsewhere are skipped with
-a notice. See docs/argocd.md.`
+(jsonnet too) and routeguard's own plugin. Charts from chart repositories
+(chart sources, https/oci chart dependencies) are fetched with --allow-network
+into --chart-cache DIR, and rendered from it offline. Sources elsewhere are
+skipped with a notice. See docs/argocd.md.`
 	return c
 }
 
