@@ -53,9 +53,11 @@ type Finding struct {
 }
 
 // Subject renders what the finding is about: "Kind ns/name", followed by
-// "(Application ns/name)" when the finding names its Application.
+// "(Application ns/name)" when the finding names its Application and is
+// not about that Application itself (RG0009, RG0007 name it once).
 func (f Finding) Subject() string {
-	if f.App == "" {
+	o := f.Object
+	if f.App == "" || (o.Kind == "Application" && o.Group() == "argoproj.io" && o.Namespace+"/"+o.Name == f.App) {
 		return f.Object.String()
 	}
 	return f.Object.String() + " (Application " + f.App + ")"

@@ -71,6 +71,10 @@ type Result struct {
 	Notices  []pipeline.Notice
 	// Files is the number of manifest files scanned.
 	Files int
+	// Self is the Application Options.Skip names, when the repository
+	// declares it (not rendered), and SelfCluster its destination cluster.
+	Self        *Application
+	SelfCluster string
 }
 
 // AppResult is one Application and what it rendered.
@@ -113,6 +117,7 @@ type builder struct {
 
 	mu      sync.Mutex
 	apps    map[string]*AppResult
+	skipped *Application      // the Application Options.Skip names
 	parent  map[string]string // app key -> who produced it ("" scanned)
 	appsets map[string]*AppSetResult
 	notices []pipeline.Notice
@@ -193,6 +198,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	// they noted, so that the output is the same on every run.
 	slices.SortStableFunc(b.notices[first:], func(x, y pipeline.Notice) int { return strings.Compare(x.Text, y.Text) })
 	res.Notices = b.notices
+	if b.skipped != nil {
+		res.Self, res.SelfCluster = b.skipped, b.clusterOf(b.skipped.Spec.Destination)
+	}
 	return res, nil
 }
 
@@ -309,6 +317,11 @@ func originText(parent string) string {
 func (b *builder) adoptApp(app *Application, parent string) []*Application {
 	key := app.Key()
 	if key == b.opts.Skip {
+		b.mu.Lock()
+		if b.skipped == nil {
+			b.skipped = app
+		}
+		b.mu.Unlock()
 		return nil
 	}
 	b.mu.Lock()

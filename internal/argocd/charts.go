@@ -3,11 +3,15 @@ package argocd
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"helm.sh/helm/v4/pkg/chart/v2/util"
 
+	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -59,4 +63,34 @@ func chartDir(p string) (dir string, cleanup func(), err error) {
 		return "", nil, fmt.Errorf("%s does not hold one chart directory", filepath.Base(p))
 	}
 	return filepath.Join(tmp, entries[0].Name()), cleanup, nil
+}
+
+// CacheSource fetches charts through the chart cache shared with the Flux
+// build (internal/charts: Helm's index lookup and OCI registry client,
+// version constraints resolved as Helm resolves them). A repoURL without a
+// scheme is an OCI registry, as Argo CD writes Helm OCI repositories
+// (host/path with enableOCI); a loopback registry (127.0.0.1, ::1,
+// localhost) is spoken to over plain HTTP, as Docker and Helm's test
+// registries do, every other one over TLS.
+func CacheSource(c *charts.Cache) ChartSource { return cacheSource{c} }
+
+type cacheSource struct{ c *charts.Cache }
+
+func (s cacheSource) Fetch(ctx context.Context, ref ChartRef) (string, error) {
+	repoURL := ref.RepoURL
+	if !strings.Contains(repoURL, "://") {
+		repoURL = "oci://" + repoURL
+	}
+	r := charts.Ref{RepoURL: repoURL, Name: ref.Name, Version: ref.Version}
+	if u, err := url.Parse(repoURL); err == nil && u.Scheme == "oci" {
+		h := u.Hostname()
+		if ip := net.ParseIP(h); h == "localhost" || (ip != nil && ip.IsLoopback()) {
+			r.Insecure = true
+		}
+	}
+	ch, err := s.c.Fetch(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	return ch.Path, nil
 }

@@ -263,7 +263,7 @@ func helmSkip(err error) error {
 func (b *builder) renderRemoteChart(ctx context.Context, app *Application, src Source, refs map[string]Source, multi bool) (*manifest.Set, error) {
 	what := fmt.Sprintf("chart %s %s from %s", src.Chart, cmp.Or(src.TargetRevision, "(latest)"), src.RepoURL)
 	if b.opts.Charts == nil {
-		return nil, skip("%s: chart repositories cannot be reached (no chart source; allow the network or warm the chart cache)", what)
+		return nil, skip("%s: chart repositories cannot be reached; pass --allow-network to fetch it (and --chart-cache DIR to keep it for offline runs)", what)
 	}
 	p, err := b.opts.Charts.Fetch(ctx, ChartRef{RepoURL: src.RepoURL, Name: src.Chart, Version: src.TargetRevision})
 	if err != nil {

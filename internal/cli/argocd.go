@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/printable"
@@ -30,8 +32,10 @@ ApplicationSets offline (list, git directories and files of this checkout,
 clusters from --cluster, matrix, merge), follows the Applications that
 Applications render (app of apps), and renders each Application whose sources
 are in this repository with its source options: Helm, Kustomize, directory
-(jsonnet too) and routeguard's own plugin. Sources elsewhere are skipped with
-a notice. See docs/argocd.md.`
+(jsonnet too) and routeguard's own plugin. Charts from chart repositories
+(chart sources, https/oci chart dependencies) are fetched with --allow-network
+into --chart-cache DIR, and rendered from it offline. Sources elsewhere are
+skipped with a notice. See docs/argocd.md.`
 	return c
 }
 
@@ -42,6 +46,7 @@ type argocdFlags struct {
 	clusters        []string
 	appNamespace    string
 	allowNetwork    bool
+	chartCache      string
 	kubeVersion     string
 	apiVersions     []string
 	revision        string
@@ -56,7 +61,8 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.repoURLs, "repo-url", nil, "a repoURL that means this repository (repeatable; default: the one whose paths exist here most often)")
 	fs.StringArrayVar(&f.clusters, "cluster", nil, "a cluster Argo CD knows, NAME=SERVER[,LABEL=VALUE...][,annotation:KEY=VALUE...] (repeatable); cluster generators and destination names use them, and without any cluster generators are skipped")
 	fs.StringVar(&f.appNamespace, "app-namespace", "argocd", "namespace of Application manifests that name none")
-	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and remote Helm charts")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases, and fetch charts (chart sources, chart dependencies) from https:// and oci:// repositories")
+	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts (shared with flux build); without --allow-network only charts it holds are rendered")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 	fs.StringSliceVar(&f.apiVersions, "api-versions", nil, "API versions for Helm capabilities (default: $KUBE_API_VERSIONS)")
 	fs.StringVar(&f.revision, "revision", "", "the commit Argo CD would render (ARGOCD_APP_REVISION in ${...} substitution)")
@@ -94,14 +100,39 @@ func (f *argocdFlags) build(cmd *cobra.Command, env *Env, paths []string) (*argo
 	if err != nil {
 		return nil, err
 	}
+	chartSrc, cleanup, err := f.charts()
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
 	return argocd.Build(cmd.Context(), argocd.Options{
 		RepoRoot: root, Roots: paths, RepoURLs: f.repoURLs, Clusters: clusters, ClustersKnown: len(clusters) > 0,
-		AppNamespace: f.appNamespace, AllowNetwork: f.allowNetwork,
+		AppNamespace: f.appNamespace, AllowNetwork: f.allowNetwork, Charts: chartSrc,
 		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), APIVersions: apiVersions,
 		Revision: f.revision, PluginDiscovery: f.pluginDiscovery, NewGitFileGlobbing: f.newGlobbing,
 		Plugins:      host,
 		MaxFileBytes: f.maxFileMiB << 20,
 	})
+}
+
+// charts is the chart source: the --chart-cache directory (offline unless
+// --allow-network), a temporary cache with the network and no directory,
+// else none (chart sources and dependencies are skipped with a notice).
+func (f *argocdFlags) charts() (argocd.ChartSource, func(), error) {
+	if f.chartCache != "" {
+		if err := os.MkdirAll(f.chartCache, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("--chart-cache %s: %w", f.chartCache, err)
+		}
+		return argocd.CacheSource(&charts.Cache{Dir: f.chartCache, Offline: !f.allowNetwork}), func() {}, nil
+	}
+	if !f.allowNetwork {
+		return nil, func() {}, nil
+	}
+	c, cleanup, err := charts.Temporary()
+	if err != nil {
+		return nil, nil, fmt.Errorf("chart cache: %w", err)
+	}
+	return argocd.CacheSource(c), cleanup, nil
 }
 
 // parseClusters reads --cluster NAME=SERVER[,LABEL=VALUE...][,annotation:KEY=VALUE...]

@@ -34,10 +34,12 @@ func cmpGenerate(ctx context.Context, env *Env) cmpOutcome {
 		return cmpFail(ExitError, "%v", err)
 	}
 	req.Analyze = true
+	viewNotices := argocdClusterView(ctx, &req, b) // argocd_cmp.go
 	out, err := pipeline.Run(ctx, req)
 	if err != nil {
 		return cmpFail(ExitError, "%v", err)
 	}
+	out.Notices = append(viewNotices, out.Notices...)
 	label := cmp.Or(b.SourcePath, ".")
 	if out.Path != "" && out.Path != "." {
 		label = out.Path

@@ -32,11 +32,25 @@ type Config struct {
 	// ContextPaths are other apps of the repository whose objects resolve
 	// references; they are rendered but never emitted.
 	ContextPaths []ContextPath `yaml:"contextPaths,omitempty"`
+	// ArgoCDClusterView makes `cmp generate` analyze its Application with
+	// the other Applications of its destination cluster as context, as
+	// `routeguard argocd analyze` finds and renders them (docs/argocd.md).
+	ArgoCDClusterView *ArgoCDClusterView `yaml:"argocdClusterView,omitempty"`
 	// Plugins selects and configures out-of-process analyzers among those
 	// of the operator's catalog (see plugins.go).
 	Plugins *Plugins `yaml:"plugins,omitempty"`
 	// Transforms are traffic transforms applied after rendering (docs/flux.md).
 	Transforms *Transforms `yaml:"transforms,omitempty"`
+}
+
+// ArgoCDClusterView says where the repository's Argo CD Applications are.
+type ArgoCDClusterView struct {
+	// Roots are app-of-apps root files or directories to scan, relative to
+	// the repository root (`routeguard argocd analyze ROOTS...`).
+	Roots []string `yaml:"roots"`
+	// RepoURLs are the repoURLs that mean this repository (default: the
+	// one whose paths exist here most often).
+	RepoURLs []string `yaml:"repoURLs,omitempty"`
 }
 
 // Suppression drops findings whose code and object ("Kind ns/name") match
@@ -124,6 +138,16 @@ func (c *Config) Validate() error {
 		}
 		if filepath.IsAbs(p.Path) || strings.HasPrefix(filepath.Clean(p.Path), "..") {
 			return fmt.Errorf("contextPaths entry %q must be relative to the repository root and inside it", p.Path)
+		}
+	}
+	if v := c.ArgoCDClusterView; v != nil {
+		if len(v.Roots) == 0 {
+			return fmt.Errorf("argocdClusterView has no roots (the app-of-apps root file, or directories of Application and ApplicationSet manifests)")
+		}
+		for _, r := range v.Roots {
+			if r == "" || filepath.IsAbs(r) || strings.HasPrefix(filepath.Clean(r), "..") {
+				return fmt.Errorf("argocdClusterView root %q must be relative to the repository root and inside it", r)
+			}
 		}
 	}
 	if c.Plugins != nil {

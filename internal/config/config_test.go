@@ -53,3 +53,21 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// argocdClusterView needs roots inside the repository.
+func TestArgoCDClusterView(t *testing.T) {
+	c, err := Parse(".routeguard.yaml", []byte("argocdClusterView:\n  roots: [argocd, clusters/prod/root.yaml]\n  repoURLs: [https://git.example.com/gitops.git]\n"))
+	if err != nil || c.ArgoCDClusterView == nil || len(c.ArgoCDClusterView.Roots) != 2 || c.ArgoCDClusterView.RepoURLs[0] != "https://git.example.com/gitops.git" {
+		t.Fatalf("parse: %+v, %v", c, err)
+	}
+	for in, want := range map[string]string{
+		"argocdClusterView: {}\n":                  "has no roots",
+		"argocdClusterView: {roots: [../other]}\n": `root "../other" must be relative to the repository root and inside it`,
+		"argocdClusterView: {roots: [/etc]}\n":     `root "/etc" must be relative`,
+		"argocdClusterView: {root: [argocd]}\n":    "root",
+	} {
+		if _, err := Parse(".routeguard.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", in, err, want)
+		}
+	}
+}

@@ -2,6 +2,9 @@ package render
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,7 +65,7 @@ func buildDependencies(ctx context.Context, r *root, chartDir string, ch *chartv
 	for _, d := range ch.Dependencies() {
 		present[d.Name()] = true
 	}
-	locked, err := chartLock(r, chartDir)
+	locked, err := chartLock(r, chartDir, ch.Metadata.Dependencies)
 	if err != nil {
 		return err
 	}
@@ -159,7 +162,9 @@ func loadLocalDependency(r *root, chartDir, local string, dep *chartv2.Dependenc
 }
 
 // chartLock reads Chart.lock's dependency versions, if the chart has one.
-func chartLock(r *root, chartDir string) (map[string]*chartv2.Dependency, error) {
+// As `helm dependency build`, it refuses a lock whose digest is not that of
+// Chart.yaml's dependencies and the lock's (Helm's resolver.HashReq).
+func chartLock(r *root, chartDir string, req []*chartv2.Dependency) (map[string]*chartv2.Dependency, error) {
 	data, err := r.readFile(filepath.Join(chartDir, "Chart.lock"), 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -171,6 +176,9 @@ func chartLock(r *root, chartDir string) (map[string]*chartv2.Dependency, error)
 	if err := yaml.Unmarshal(data, &lock); err != nil {
 		return nil, fmt.Errorf("%s/Chart.lock: %w", r.rel(chartDir), err)
 	}
+	if sum, err := lockDigest(req, lock.Dependencies); err != nil || sum != lock.Digest {
+		return nil, fmt.Errorf("%s/Chart.lock: the lock file is out of sync with the dependencies in Chart.yaml (helm dependency build refuses it, and so does Argo CD); run `helm dependency update` and commit Chart.lock", r.rel(chartDir))
+	}
 	out := map[string]*chartv2.Dependency{}
 	for _, d := range lock.Dependencies {
 		if d != nil {
@@ -178,4 +186,15 @@ func chartLock(r *root, chartDir string) (map[string]*chartv2.Dependency, error)
 		}
 	}
 	return out, nil
+}
+
+// lockDigest is Helm's resolver.HashReq: the sha256 of the JSON of
+// Chart.yaml's dependencies and the lock's.
+func lockDigest(req, lock []*chartv2.Dependency) (string, error) {
+	data, err := json.Marshal([2][]*chartv2.Dependency{req, lock})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }

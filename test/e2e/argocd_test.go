@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -70,5 +72,36 @@ func TestArgoCDBadPath(t *testing.T) {
 	r := routeguard(t, nil, "argocd", "analyze", "examples/argocd/nope")
 	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "nope") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, the path named", r.code, r.stdout, r.stderr)
+	}
+}
+
+// RG0009 names the Application that does not render once, with its file
+// and line and why (regression: it was "Application argocd/bad
+// (Application argocd/bad)").
+func TestArgoCDAppNotRendered(t *testing.T) {
+	root := t.TempDir()
+	app := `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: bad, namespace: argocd}
+spec:
+  project: default
+  source: {repoURL: https://git.example.com/x.git, targetRevision: main, path: nope}
+  destination: {server: https://kubernetes.default.svc, namespace: shop}
+`
+	if err := os.WriteFile(filepath.Join(root, "bad.yaml"), []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := routeguard(t, nil, "argocd", "analyze", root, "--repo-root", root, "--repo-url", "https://git.example.com/x.git")
+	var line string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(l, "RG0009") {
+			line = l
+		}
+	}
+	if r.code != 1 || !strings.Contains(line, `bad.yaml:1: error RG0009 Application argocd/bad: does not render: source path "nope"`) {
+		t.Fatalf("exit %d, RG0009 line %q\nstdout:\n%s\nstderr:\n%s", r.code, line, r.stdout, r.stderr)
+	}
+	if n := strings.Count(line, "argocd/bad"); n != 1 {
+		t.Errorf("RG0009 names the Application %d times: %q", n, line)
 	}
 }

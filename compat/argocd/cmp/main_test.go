@@ -102,6 +102,13 @@ func setup() (int, error) {
 	if err := os.Symlink(rg, filepath.Join(binDir, "routeguard")); err != nil {
 		return 0, err
 	}
+	// The repo-server execs kustomize for Kustomize sources (its image
+	// ships the binary): the kustomize routeguard embeds, built from the
+	// main module, first on this process's PATH.
+	if err := run(mainRoot, "go", "build", "-o", filepath.Join(binDir, "kustomize"), "sigs.k8s.io/kustomize/kustomize/v5"); err != nil {
+		return 0, fmt.Errorf("building kustomize: %w", err)
+	}
+	os.Setenv("PATH", binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	// A copy alone in its directory finds no routeguard-istio beside it.
 	builtinBin := filepath.Join(tmp, "builtin", "routeguard")
 	if err := copyFile(rg, builtinBin); err != nil {
