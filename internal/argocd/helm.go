@@ -238,7 +238,7 @@ func (b *builder) renderHelm(ctx context.Context, app *Application, src Source, 
 	if err != nil {
 		return nil, err
 	}
-	opts := b.baseOptions(appDir)
+	opts := b.baseOptions(app, appDir)
 	opts.Helm = h
 	res, err := render.Render(ctx, opts)
 	if err != nil {

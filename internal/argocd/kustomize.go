@@ -29,7 +29,7 @@ import (
 // memory, in Argo CD's order: namePrefix, nameSuffix, images, replicas,
 // commonLabels, commonAnnotations, namespace, patches, components.
 func (b *builder) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, error) {
-	opts := b.baseOptions(appDir)
+	opts := b.baseOptions(app, appDir)
 	opts.Helm.KubeVersion = b.opts.KubeVersion
 	opts.Helm.APIVersions = b.opts.APIVersions
 	if k := src.Kustomize; k != nil {

@@ -183,7 +183,7 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 		}
 		return out
 	}
-	opts := b.baseOptions(appDir)
+	opts := b.baseOptions(app, appDir)
 	// Argo CD decodes with sigs.k8s.io/yaml: a key defined twice keeps its
 	// last value, so the app renders (and syncs); say so, never fail it.
 	dup := func(k manifest.DuplicateKey) {
@@ -200,7 +200,12 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 
 // baseOptions are the render options every source of this repository
 // starts from.
-func (b *builder) baseOptions(appDir string) render.Options {
+func (b *builder) baseOptions(app *Application, appDir string) render.Options {
 	return render.Options{Path: appDir, RepoRoot: b.repo.root, AllowNetwork: b.opts.AllowNetwork,
-		MaxFileBytes: b.opts.MaxFileBytes, Self: b.opts.Self}
+		MaxFileBytes: b.opts.MaxFileBytes, Self: b.opts.Self,
+		// Argo CD applies the last of an object rendered twice and shows a
+		// RepeatedResourceWarning: say so, never fail the Application.
+		RepeatedObject: func(d *manifest.DuplicateError) {
+			b.note(pipeline.LevelWarning, "Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
+		}}
 }

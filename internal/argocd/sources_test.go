@@ -309,3 +309,24 @@ func TestDirectoryDuplicateKey(t *testing.T) {
 		t.Errorf("no warning naming the duplicate:\n%s", n)
 	}
 }
+
+// An object a directory app defines twice renders as Argo CD applies it
+// (the last one, RepeatedResourceWarning) with a warning, never as an
+// Application that does not render.
+func TestDirectoryRepeatedObject(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"apps/job/a.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: first\n",
+		"apps/job/b.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: last\n",
+		"argocd/job.yaml":    application("job", "jobs", "apps/job", ""),
+		"apps/other/cm.yaml": configMap("other"),
+		"argocd/other.yaml":  application("other", "other", "apps/other", ""),
+	})
+	res := build(t, root, Options{}, "argocd")
+	cm := find(t, rendered(t, res, "argocd/job"), "ConfigMap", "settings")
+	if got := field(cm, "data", "mode"); got != "last" {
+		t.Errorf("mode = %q, want the last object's", got)
+	}
+	if n := notices(res); !strings.Contains(n, "Application argocd/job: ConfigMap") || !strings.Contains(n, "apps/job/b.yaml:1") || !strings.Contains(n, "RepeatedResourceWarning") {
+		t.Errorf("no warning naming the repeated object:\n%s", n)
+	}
+}
