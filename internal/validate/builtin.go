@@ -22,6 +22,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/capabilities"
 	sjson "sigs.k8s.io/json"
 )
 
@@ -54,6 +55,13 @@ type builtin struct {
 }
 
 var builtinOnce = sync.OnceValue(func() *builtin {
+	// Pod validation asks the API server's capabilities whether privileged
+	// containers are allowed; unset, they read as kube-apiserver's flag
+	// default (--allow-privileged=false) and every privileged container
+	// (CNI, CSI and storage DaemonSets) would be an error. kubeadm, k3s,
+	// EKS, GKE and AKS all run with privileged allowed, and admission
+	// (Pod Security) is the cluster's business, not the schema's.
+	capabilities.Setup(true, 0)
 	s := runtime.NewScheme()
 	for _, install := range builtinInstallers {
 		install(s)

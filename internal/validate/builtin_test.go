@@ -41,6 +41,7 @@ func TestValidateBuiltin(t *testing.T) {
 			[]string{"spec.ingress[0].ports[0].port: Invalid value: 70000"}},
 		{"value of the wrong type", `{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {ports: [{port: "80"}]}}`,
 			[]string{"spec.ports.port: a string where an integer belongs"}},
+		{"privileged container (CNI/CSI DaemonSets): allowed, as clusters run kube-apiserver with --allow-privileged", `{apiVersion: apps/v1, kind: DaemonSet, metadata: {name: csi}, spec: {selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {hostNetwork: true, containers: [{name: a, image: "a:1", securityContext: {privileged: true}}]}}}}`, nil},
 		{"unknown field", `{apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {replica: 2, selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {containers: [{name: a, image: "a:1"}]}}}}`,
 			[]string{`spec.replica: unknown field "spec.replica"`}},
 	}
