@@ -58,3 +58,8 @@ set +e
 "$bin" argocd analyze examples/argocd 2>&1 | grep -E '^routeguard: argocd|errors?,'; echo "  (findings: routeguard argocd analyze examples/argocd)"
 echo "  -> exit ${PIPESTATUS[0]}"
 set -e
+
+echo
+echo "== routeguard map examples/apps/routing/gateways (the route table a reviewer reads; -o mermaid or -o svg draw it)"
+"$bin" map examples/apps/routing/gateways | head -12
+echo "  (routeguard diff --base REF PATH compares two revisions at this level: docs/diff.md)"
