@@ -331,3 +331,36 @@ func TestReuse(t *testing.T) {
 		t.Errorf("reused %d paths although the root configuration changed", res.Reused)
 	}
 }
+
+// TestPathThatDoesNotRender: a path that renders at neither revision is
+// not compared and says so (a warning), without stopping the diff of the
+// others; a path the change breaks is an introduced RG0009 error; the
+// messages name the path, not the temporary directory.
+func TestPathThatDoesNotRender(t *testing.T) {
+	broken := "resources: [missing.yaml]\n"
+	dir := repoWithChange(t, map[string]string{
+		"apps/reviews/kustomization.yaml": broken,
+		"apps/shop/routes.yaml":           edit(t, "apps/shop/routes.yaml", "weight: 90", "weight: 70", "weight: 10", "weight: 30"),
+	})
+	res := run(t, dir, "HEAD~1", "HEAD")
+	if len(res.Routing.Entries) == 0 {
+		t.Errorf("the shop change was not compared: %+v", res.Routing)
+	}
+	if len(res.Intro) != 1 || res.Intro[0].Code != "RG0009" || res.Intro[0].Source.File != "apps/reviews" ||
+		strings.Contains(res.Intro[0].Message, dir) || strings.Contains(res.Intro[0].Message, os.TempDir()) {
+		t.Fatalf("introduced %+v, want one RG0009 on apps/reviews without a temporary path", res.Intro)
+	}
+
+	// Broken at both revisions: neither introduced nor fixed, a notice.
+	both := repoWithChange(t, map[string]string{"apps/reviews/kustomization.yaml": broken})
+	if err := write(both, "apps/reviews/kustomization.yaml", broken); err != nil {
+		t.Fatal(err)
+	}
+	res = run(t, both, "HEAD", "")
+	if len(res.Intro) != 0 || len(res.Fixed) != 0 {
+		t.Errorf("introduced %+v fixed %+v, want none", res.Intro, res.Fixed)
+	}
+	if len(res.Notices) != 1 || !strings.Contains(res.Notices[0].Text, "apps/reviews does not render") || !strings.Contains(res.Notices[0].Text, "not compared") {
+		t.Errorf("notices %+v", res.Notices)
+	}
+}

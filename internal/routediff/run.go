@@ -159,7 +159,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	outs, err := each(once, func(rel string) (*pipeline.Outcome, error) {
 		out, err := opts.Analyze(ctx, filepath.Join(headRoot, filepath.FromSlash(rel)), headRoot, false)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", rel, err)
+			return renderFailure(ctx, headRoot, rel, err)
 		}
 		return out, nil
 	})
@@ -178,7 +178,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Notices = notices
+	res.Notices = append(notices, notRendered(rels, baseOut, headOut)...)
 	res.BaseMap = routemap.Build(baseSet, opts.DefaultNamespace)
 	res.HeadMap = routemap.Build(headSet, opts.DefaultNamespace)
 	res.Routing = routemap.Compare(res.BaseMap, res.HeadMap)
@@ -240,10 +240,45 @@ func side(ctx context.Context, opts Options, root string, rels []string, what st
 	return each(todo, func(rel string) (*pipeline.Outcome, error) {
 		out, err := opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", what, rel, err)
+			return renderFailure(ctx, root, rel, err)
 		}
 		return out, nil
 	})
+}
+
+// renderFailure turns a path that does not render at one revision into an
+// outcome with no objects and one RG0009 finding, so the diff goes on with
+// the other paths. Compared like any finding, a path that fails at both
+// revisions (an app analyze cannot build on its own, such as a Flux app
+// whose names come from postBuild variables) is neither introduced nor
+// fixed, and one the change breaks is an introduced error. A cancelled or
+// timed-out run stays an error.
+func renderFailure(ctx context.Context, root, rel string, err error) (*pipeline.Outcome, error) {
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	msg := strings.ReplaceAll(err.Error(), root+string(filepath.Separator), "")
+	return &pipeline.Outcome{Set: manifest.NewSet(), Findings: []analysis.Finding{{
+		Code: analysis.CodeAppNotRendered, Source: manifest.Source{File: rel}, Analyzer: "diff",
+		Message: rel + " does not render: " + msg}}}, nil
+}
+
+// failed reports whether out is a renderFailure.
+func failed(out *pipeline.Outcome) bool {
+	return out != nil && len(out.Findings) == 1 && out.Findings[0].Analyzer == "diff" && out.Set.Len() == 0
+}
+
+// notRendered says which paths render at neither revision: they are not
+// compared, and say so.
+func notRendered(rels []string, base, head map[string]*pipeline.Outcome) []pipeline.Notice {
+	var out []pipeline.Notice
+	for _, rel := range rels {
+		if failed(base[rel]) && failed(head[rel]) {
+			out = append(out, pipeline.Notice{Level: pipeline.LevelWarning,
+				Text: head[rel].Findings[0].Message + " (at both revisions: not compared)"})
+		}
+	}
+	return out
 }
 
 // each runs fn for every path, GOMAXPROCS at a time (the pipeline is
@@ -302,7 +337,12 @@ func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []a
 
 // findingKey matches findings across revisions: code and object (lines and
 // wording move with unrelated edits).
-func findingKey(f analysis.Finding) string { return f.Code + "\x00" + f.Subject() }
+func findingKey(f analysis.Finding) string {
+	if f.Object.Kind == "" { // about a path (renderFailure), not an object
+		return f.Code + "\x00" + f.Source.File
+	}
+	return f.Code + "\x00" + f.Subject()
+}
 
 // compareFindings returns the findings of head that base does not have and
 // those of base that head no longer has, counting repeats.
