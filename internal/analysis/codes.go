@@ -224,7 +224,7 @@ var catalog = []Code{
 	{ID: CodeBuiltinInvalid, Severity: SeverityError, Title: "built-in object invalid",
 		Description: "An object of a built-in kind (Service, Ingress, Deployment, ...) fails Kubernetes' own validation (k8s.io/kubernetes, as kube-apiserver runs it on create): a name, port, selector, path type or value the API server rejects, or a value of the wrong type. Fix the field as the message says."},
 	{ID: CodeNoSchema, Severity: SeverityInfo, Title: "no schema for this kind",
-		Description: "routeguard knows no CustomResourceDefinition for this custom resource (none rendered, none in --crd-dir, none bundled), so it cannot check what the API server would reject. Pass the cluster's CRDs with --crd-dir, or render the CRD in a context path."},
+		Description: "routeguard knows no CustomResourceDefinition for this custom resource (none rendered, none in --crd-dir, none bundled), so it cannot check what the API server would reject. Said once per kind, on its first object. Pass the cluster's CRDs with --crd-dir, or render the CRD in a context path."},
 	{ID: CodeNotFullyValidated, Severity: SeverityWarning, Title: "object not fully validated",
 		Description: "Part of the validation could not run: the CRD does not parse or its schema is not structural, or one of its CEL rules does not compile with routeguard's CEL environment (k8s.io/apiextensions-apiserver v0.37.1). The rest of the object was checked."},
 	{ID: CodeExperimentalChannel, Severity: SeverityWarning, Title: "needs Gateway API's experimental channel",

@@ -37,10 +37,41 @@ func (CustomResources) Analyze(ctx context.Context, c *analysis.Context) error {
 			objs = append(objs, o)
 		}
 	}
+	objs = reportNoSchema(c, cat, objs)
 	compileAhead(ctx, cat, objs)
 	return each(ctx, objs, func(o *manifest.Object) error {
 		return checkCustomResource(ctx, c, cat, o)
 	})
+}
+
+// reportNoSchema reports the kinds no CRD is known for, once per kind on
+// its first object (a Flux or Argo CD tree holds hundreds of
+// Kustomizations, HelmReleases or Applications: one info each would bury
+// the report), and returns the objects that have one.
+func reportNoSchema(c *analysis.Context, cat *validate.Catalog, objs []*manifest.Object) []*manifest.Object {
+	var first []*manifest.Object
+	count := map[manifest.GroupKind]int{}
+	var known []*manifest.Object
+	for _, o := range objs {
+		if len(cat.Lookup(o.Group(), o.Kind)) > 0 {
+			known = append(known, o)
+			continue
+		}
+		if count[o.GroupKind()] == 0 {
+			first = append(first, o)
+		}
+		count[o.GroupKind()]++
+	}
+	for _, o := range first {
+		more := ""
+		if n := count[o.GroupKind()]; n > 1 {
+			more = fmt.Sprintf(" (said once for the %d objects of this kind)", n)
+		}
+		c.Reportf(o, analysis.CodeNoSchema,
+			"no CustomResourceDefinition for %s %s is rendered, in --crd-dir or bundled, so routeguard cannot check what the API server rejects%s; pass the cluster's CRDs with --crd-dir or render the CRD in a context path",
+			o.Group(), o.Kind, more)
+	}
+	return known
 }
 
 // compileAhead compiles the CRD versions the objects need, concurrently:
@@ -81,10 +112,7 @@ func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.O
 func checkCustomResource(ctx context.Context, c *analysis.Context, cat *validate.Catalog, o *manifest.Object) error {
 	cands := cat.Lookup(o.Group(), o.Kind)
 	if len(cands) == 0 {
-		c.Reportf(o, analysis.CodeNoSchema,
-			"no CustomResourceDefinition for %s %s is rendered, in --crd-dir or bundled, so routeguard cannot check what the API server rejects; pass the cluster's CRDs with --crd-dir or render the CRD in a context path",
-			o.Group(), o.Kind)
-		return nil
+		return nil // reportNoSchema said it for the kind
 	}
 	if cands[0].Err != nil {
 		c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s against %s: %v", o.Kind, cands[0].Origin, cands[0].Err)

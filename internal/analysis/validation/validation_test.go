@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -30,6 +31,8 @@ func TestCustomResources(t *testing.T) {
 		{Name: "unknown field in a custom resource", Files: []string{"unknown_fields.yaml"},
 			Want: []string{"RG5005 HTTPRoute apps/indented"}},
 		{Name: "no CRD known", Files: []string{"no_schema.yaml"}, Want: []string{"RG5007 Certificate apps/shop"}},
+		{Name: "no CRD known: once per kind, on its first object", Files: []string{"no_schema_many.yaml"},
+			Want: []string{"RG5007 Certificate apps/shop", "RG5007 Kustomization flux-system/apps"}},
 		{Name: "CRD from the cluster (--crd-dir)", Files: []string{"no_schema.yaml"}, Cluster: clusterCRDs(t)},
 		{Name: "CRD rendered with the app", Files: []string{"app_crd.yaml"},
 			Want: []string{"RG5002 Widget apps/too-big", "RG5001 Widget apps/zero", "RG5005 Widget apps/zero"}},
@@ -146,5 +149,19 @@ func TestMessagesAndLines(t *testing.T) {
 		if !found {
 			t.Errorf("no %s %s quoting %q:\n%s", tc.code, tc.obj, tc.quote, analysistest.Messages(res.Findings))
 		}
+	}
+}
+
+func TestNoSchemaSaidOncePerKind(t *testing.T) {
+	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: analysistest.Load(t, "no_schema_many.yaml"), Analyzers: []analysis.Analyzer{CustomResources{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, f := range res.Findings {
+		msgs = append(msgs, f.Object.Name+": "+f.Message)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[0], "said once for the 2 objects of this kind") || strings.Contains(msgs[1], "said once") {
+		t.Errorf("findings:\n%s", strings.Join(msgs, "\n"))
 	}
 }
