@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,7 +26,7 @@ import (
 
 func newArgoCDCommand(env *Env) *cobra.Command {
 	c := group("argocd", "Build every Argo CD Application of a repository as Argo CD would, and analyze each cluster as one",
-		newArgoCDBuildCommand(env), newArgoCDAnalyzeCommand(env))
+		newArgoCDBuildCommand(env), newArgoCDAnalyzeCommand(env), newArgoCDDiffCommand(env))
 	c.Long = `Finds the Argo CD Applications and ApplicationSets under PATH (an app-of-apps
 root Application file, or a directory to scan; default .), expands the
 ApplicationSets offline (list, git directories and files of this checkout,
@@ -72,7 +73,7 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 }
 
 // build runs argocd.Build for the command line's paths.
-func (f *argocdFlags) build(cmd *cobra.Command, env *Env, paths []string) (*argocd.Result, error) {
+func (f *argocdFlags) build(ctx context.Context, env *Env, paths []string) (*argocd.Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -105,7 +106,7 @@ func (f *argocdFlags) build(cmd *cobra.Command, env *Env, paths []string) (*argo
 		return nil, err
 	}
 	defer cleanup()
-	return argocd.Build(cmd.Context(), argocd.Options{
+	return argocd.Build(ctx, argocd.Options{
 		RepoRoot: root, Roots: paths, RepoURLs: f.repoURLs, Clusters: clusters, ClustersKnown: len(clusters) > 0,
 		AppNamespace: f.appNamespace, AllowNetwork: f.allowNetwork, Charts: chartSrc,
 		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), APIVersions: apiVersions,
@@ -182,7 +183,7 @@ nothing on stdout, when an Application does not render.`,
 			if output != "yaml" && output != "json" {
 				return fail("--output must be yaml or json, got %q", output)
 			}
-			res, err := f.build(cmd, env, args)
+			res, err := f.build(cmd.Context(), env, args)
 			if err != nil {
 				return fail("%v", err)
 			}
@@ -329,7 +330,7 @@ exit 1 when a finding reaches the failing severity.`,
 			if err != nil {
 				return fail("--output: %v", err)
 			}
-			res, err := f.build(cmd, env, args)
+			res, err := f.build(cmd.Context(), env, args)
 			if err != nil {
 				return fail("%v", err)
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,7 @@ import (
 
 func newFluxCommand(env *Env) *cobra.Command {
 	return group("flux", "Build Flux Kustomizations and HelmReleases as the controllers would, and analyze them",
-		newFluxBuildCommand(env))
+		newFluxBuildCommand(env), newFluxDiffCommand(env))
 }
 
 type fluxBuildFlags struct {
@@ -79,13 +80,7 @@ analysis) on stdout and a summary on stderr.`,
 	fs.StringVar(&f.name, "name", "", "print and analyze only what the Kustomization or HelmRelease of the tree with this name applies (the rest of the tree resolves its references)")
 	fs.StringVarP(&f.namespace, "namespace", "n", "", "with --name: its namespace (default: any)")
 	fs.StringVar(&f.repoRoot, "repo-root", "", "this checkout: the root of the GitRepository the cluster syncs, that spec.path is relative to (default: the git top level above PATH)")
-	fs.BoolVar(&f.strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
-	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching charts from HelmRepositories and OCIRepositories")
-	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts; without --allow-network only charts it holds are rendered")
-	fs.StringArrayVar(&f.sources, "source", nil, "map a Flux source to a local directory: KIND/NAMESPACE/NAME=PATH (GitRepository, OCIRepository, Bucket, ExternalArtifact; repeatable; PATH . is this checkout)")
-	fs.StringArrayVar(&f.vars, "var", nil, "value of a variable only the cluster holds (a substituteFrom Secret made by an ExternalSecret or SOPS): name=value (repeatable; wins over --vars-file)")
-	fs.StringArrayVar(&f.varsFiles, "vars-file", nil, "YAML file of name: value variables only the cluster holds, e.g. a ConfigMap's data (repeatable, later wins)")
-	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
+	f.registerTree(cmd)
 	fs.StringVarP(&f.output, "output", "o", "yaml", "manifest output format: "+strings.Join(manifestFormats, " or "))
 	fs.StringVar(&f.report, "report", "", "print the analysis report on stdout in this format ("+strings.Join(report.Formats(), ", ")+") instead of the manifests")
 	fs.BoolVar(&f.analyze, "analyze", true, "run the analysis (--analyze=false only builds)")
@@ -93,6 +88,19 @@ analysis) on stdout and a summary on stderr.`,
 	f.analysis.register(cmd)
 	cmd.Flags().Lookup("config").Usage = "path of the .routeguard.yaml with the analysis settings (default: PATH's directory's, else the repository root's)"
 	return cmd
+}
+
+// registerTree registers the flags that say how the tree is built (build
+// and diff).
+func (f *fluxBuildFlags) registerTree(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.BoolVar(&f.strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching charts from HelmRepositories and OCIRepositories")
+	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts; without --allow-network only charts it holds are rendered")
+	fs.StringArrayVar(&f.sources, "source", nil, "map a Flux source to a local directory: KIND/NAMESPACE/NAME=PATH (GitRepository, OCIRepository, Bucket, ExternalArtifact; repeatable; PATH . is this checkout)")
+	fs.StringArrayVar(&f.vars, "var", nil, "value of a variable only the cluster holds (a substituteFrom Secret made by an ExternalSecret or SOPS): name=value (repeatable; wins over --vars-file)")
+	fs.StringArrayVar(&f.varsFiles, "vars-file", nil, "YAML file of name: value variables only the cluster holds, e.g. a ConfigMap's data (repeatable, later wins)")
+	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 }
 
 func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) error {
@@ -116,9 +124,7 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		objects, ctxObjects, prior = in, rest, res.FindingsOf(nodes)
 	}
 	if res.Root != nil && f.analyze {
-		if nf, ok := analysis.NothingChecked(objects, analysis.RefOf(res.Root.Object), res.Root.Object.Source, res.Stats.Skipped+res.Stats.Failed); ok {
-			prior = append(prior, nf)
-		}
+		prior = append(prior, nothingChecked(res, objects)...)
 	}
 	fmt.Fprintf(env.Stderr, "routeguard: flux build: %s\n", res.Stats.Summary())
 	for _, n := range res.Notices {
@@ -132,31 +138,7 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 			return err
 		}
 	} else {
-		appDir := opts.Path
-		if fi, err := os.Stat(appDir); err == nil && !fi.IsDir() {
-			appDir = filepath.Dir(appDir)
-		}
-		if appDir, err = filepath.Abs(appDir); err != nil {
-			return fail("%v", err)
-		}
-		host, err := pluginHost(env, f.analysis.plugins)
-		if err != nil {
-			return fail("%v", err)
-		}
-		cluster, err := clusterOf(env, "", f.analysis.cluster)
-		if err != nil {
-			return fail("%v", err)
-		}
-		out, err := pipeline.Run(cmd.Context(), pipeline.Request{
-			Cluster: cluster, Objects: objects, AppDir: appDir, RepoRoot: opts.RepoRoot, ConfigFile: f.analysis.config,
-			Overrides:      pipeline.Overrides{FailOn: f.analysis.failOn},
-			Analyze:        true,
-			Context:        &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
-			Plugins:        host,
-			ContextObjects: ctxObjects,
-			Unrendered:     res.Unrendered,
-			Prior:          prior,
-		})
+		out, err := fluxAnalyze(cmd.Context(), env, f, opts, res, objects, ctxObjects, prior)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -192,6 +174,45 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		return err
 	}
 	return exitWith(code)
+}
+
+// nothingChecked is RG0100 when the tree built holds no routing object.
+func nothingChecked(res *flux.Result, objects *manifest.Set) []analysis.Finding {
+	if nf, ok := analysis.NothingChecked(objects, analysis.RefOf(res.Root.Object), res.Root.Object.Source, res.Stats.Skipped+res.Stats.Failed); ok {
+		return []analysis.Finding{nf}
+	}
+	return nil
+}
+
+// fluxAnalyze runs the analysis of a built tree (objects, with ctxObjects
+// as context and prior as the build's own findings).
+func fluxAnalyze(ctx context.Context, env *Env, f *fluxBuildFlags, opts flux.Options, res *flux.Result, objects, ctxObjects *manifest.Set, prior []analysis.Finding) (*pipeline.Outcome, error) {
+	appDir := opts.Path
+	if fi, err := os.Stat(appDir); err == nil && !fi.IsDir() {
+		appDir = filepath.Dir(appDir)
+	}
+	appDir, err := filepath.Abs(appDir)
+	if err != nil {
+		return nil, err
+	}
+	host, err := pluginHost(env, f.analysis.plugins)
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := clusterOf(env, "", f.analysis.cluster)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.Run(ctx, pipeline.Request{
+		Cluster: cluster, Objects: objects, AppDir: appDir, RepoRoot: opts.RepoRoot, ConfigFile: f.analysis.config,
+		Overrides:      pipeline.Overrides{FailOn: f.analysis.failOn},
+		Analyze:        true,
+		Context:        &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
+		Plugins:        host,
+		ContextObjects: ctxObjects,
+		Unrendered:     res.Unrendered,
+		Prior:          prior,
+	})
 }
 
 // fluxOptions turns the flags into the build's options.

@@ -26,6 +26,8 @@ type Root struct {
 	dir  string // absolute, as given (cleaned)
 	real string // absolute, symlinks resolved
 	fsys *os.Root
+	// trace, when set, records what is asked (SetTrace).
+	trace *Trace
 }
 
 // Open opens dir as a root.
@@ -126,6 +128,7 @@ func (r *Root) Stat(p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.trace.add(opStat, rel)
 	fi, err := r.fsys.Stat(rel)
 	if err != nil {
 		return nil, r.explain(rel, err)
@@ -139,6 +142,7 @@ func (r *Root) Lstat(p string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.trace.add(opLstat, rel)
 	fi, err := r.fsys.Lstat(rel)
 	if err != nil {
 		return nil, r.explain(rel, err)
@@ -195,6 +199,7 @@ func (r *Root) open(p string) (*os.File, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	r.trace.add(opRead, rel)
 	// Stat before opening: opening a FIFO blocks, opening a device may do
 	// anything.
 	fi, err := r.fsys.Stat(rel)
@@ -220,6 +225,7 @@ func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.trace.add(opList, rel)
 	fi, err := r.fsys.Stat(rel)
 	if err != nil {
 		return nil, r.explain(rel, err)

@@ -34,6 +34,7 @@ func (r *Root) Walk(dir string, opts WalkOptions, fn WalkFunc) error {
 	if err != nil {
 		return err
 	}
+	r.trace.add(opStat, start)
 	fi, err := r.fsys.Stat(start)
 	if err != nil {
 		return r.explain(start, err)
@@ -55,6 +56,7 @@ func (r *Root) walk(start, rel string, fi fs.FileInfo, opts WalkOptions, fn Walk
 		return fmt.Errorf("%s: more than %d directories deep (a symlink cycle?)", path.Join(start, rel), maxWalkDepth)
 	}
 	full := path.Join(start, rel)
+	r.trace.add(opList, full)
 	entries, err := fs.ReadDir(r.fsys.FS(), full)
 	if err != nil {
 		return r.explain(full, err)
@@ -66,6 +68,7 @@ func (r *Root) walk(start, rel string, fi fs.FileInfo, opts WalkOptions, fn Walk
 		child := path.Join(rel, e.Name())
 		var info fs.FileInfo
 		if e.Type()&fs.ModeSymlink != 0 && opts.Follow {
+			r.trace.add(opStat, path.Join(start, child))
 			info, err = r.fsys.Stat(path.Join(start, child))
 		} else {
 			info, err = e.Info()
@@ -88,6 +91,7 @@ func (r *Root) Glob(pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.trace.add(opGlob, rel)
 	matches, err := fs.Glob(r.fsys.FS(), rel)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pattern, err)
@@ -104,4 +108,7 @@ func (r *Root) Glob(pattern string) ([]string, error) {
 // FS returns the root as a confined fs.FS (paths relative to the root, "/"
 // separated), for matchers that take one (doublestar globs). Unlike Walk
 // and Glob it does not hide .git: callers leave it out.
-func (r *Root) FS() fs.FS { return r.fsys.FS() }
+func (r *Root) FS() fs.FS {
+	r.trace.Opaque("read through an fs.FS, which is not traced")
+	return r.fsys.FS()
+}

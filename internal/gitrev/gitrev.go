@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -122,18 +123,30 @@ func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error
 	}
 	var total int64
 	n := 0
+	// Directories made and links written, in memory: a parent is checked
+	// without a system call, and each directory is made once. Files are
+	// written by two workers while the tree is read (blob decompression
+	// and the writes' system calls overlap).
+	dirs := map[string]bool{".": true}
+	links := map[string]bool{}
+	w := newFileWriter(2)
 	err = tree.Files().ForEach(func(f *object.File) error {
 		if !safePath(f.Name) {
 			return fmt.Errorf("revision %s: unsafe path %q in the tree", rev.Name, f.Name)
 		}
 		target := filepath.Join(dest, filepath.FromSlash(f.Name))
-		if throughLink(dest, f.Name) {
+		if underLink(links, f.Name) {
 			// A crafted tree can hold a symbolic link and a directory of
 			// the same name; nothing is written through a link.
 			return fmt.Errorf("revision %s: %s: a parent directory is a symbolic link in the tree", rev.Name, f.Name)
 		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-			return err
+		if dir := path.Dir(f.Name); !dirs[dir] {
+			if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+				return err
+			}
+			for d := dir; d != "." && !dirs[d]; d = path.Dir(d) {
+				dirs[d] = true
+			}
 		}
 		total += f.Size
 		if total > limit {
@@ -148,6 +161,7 @@ func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error
 			if path.IsAbs(link) || !safePath(path.Join(path.Dir(f.Name), link)) {
 				return nil // would leave the tree: the confined reader refuses it anyway
 			}
+			links[f.Name] = true
 			return os.Symlink(link, target)
 		case filemode.Regular, filemode.Executable, filemode.Deprecated:
 		default:
@@ -157,37 +171,105 @@ func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error
 		if err != nil {
 			return fmt.Errorf("revision %s: %s: %w", rev.Name, f.Name, err)
 		}
-		defer rd.Close()
-		w, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		data, err := io.ReadAll(io.LimitReader(rd, f.Size+1))
+		rd.Close()
 		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(w, rd); err != nil {
-			w.Close()
 			return fmt.Errorf("revision %s: %s: %w", rev.Name, f.Name, err)
 		}
 		n++
-		return w.Close()
+		return w.write(target, data)
 	})
+	if werr := w.wait(); err == nil {
+		err = werr
+	}
 	return n, err
 }
 
-// throughLink reports whether a parent of the slash path rel under dest
-// exists as a symbolic link.
-func throughLink(dest, rel string) bool {
-	p := dest
-	parts := strings.Split(rel, "/")
-	for _, part := range parts[:len(parts)-1] {
-		p = filepath.Join(p, part)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return false // not there yet: MkdirAll makes a real directory
-		}
-		if fi.Mode()&os.ModeSymlink != 0 {
+// underLink reports whether a parent of the slash path rel is among the
+// symbolic links written.
+func underLink(links map[string]bool, rel string) bool {
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		if links[d] {
 			return true
 		}
 	}
 	return false
+}
+
+// fileWriter writes files with a few workers; the first error is kept and
+// stops further writes.
+type fileWriter struct {
+	jobs chan fileJob
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	err  error
+}
+
+type fileJob struct {
+	target string
+	data   []byte
+}
+
+func newFileWriter(workers int) *fileWriter {
+	jobs := make(chan fileJob, 64)
+	w := &fileWriter{jobs: jobs}
+	for range workers {
+		w.wg.Go(func() {
+			for j := range jobs { // not w.jobs: wait sets it to nil
+				if w.failed() {
+					continue
+				}
+				if err := writeNew(j.target, j.data); err != nil {
+					w.mu.Lock()
+					if w.err == nil {
+						w.err = err
+					}
+					w.mu.Unlock()
+				}
+			}
+		})
+	}
+	return w
+}
+
+func (w *fileWriter) failed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err != nil
+}
+
+func (w *fileWriter) write(target string, data []byte) error {
+	if w.failed() {
+		return w.wait()
+	}
+	w.jobs <- fileJob{target, data}
+	return nil
+}
+
+// wait waits for the writes (once) and returns the first error.
+func (w *fileWriter) wait() error {
+	if w.jobs != nil {
+		close(w.jobs)
+		w.jobs = nil
+		w.wg.Wait()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// writeNew creates target, which must not exist (O_EXCL: never through a
+// link), with data.
+func writeNew(target string, data []byte) error {
+	f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // safePath reports whether a slash path from a tree stays inside it.

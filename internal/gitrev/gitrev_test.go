@@ -3,11 +3,13 @@ package gitrev
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -99,14 +101,77 @@ func TestSafePath(t *testing.T) {
 	}
 }
 
-func TestThroughLink(t *testing.T) {
-	dest := t.TempDir()
-	os.MkdirAll(filepath.Join(dest, "real"), 0o755)
-	os.Symlink(".", filepath.Join(dest, "link"))
-	if throughLink(dest, "real/x.yaml") || throughLink(dest, "new/dir/x.yaml") || throughLink(dest, "x.yaml") {
-		t.Error("a real or missing parent counted as a link")
+func TestUnderLink(t *testing.T) {
+	links := map[string]bool{"link": true, "a/b": true}
+	for rel, want := range map[string]bool{"real/x.yaml": false, "x.yaml": false, "link": false, "link/x.yaml": true, "a/b/c/d.yaml": true, "a/bc/x.yaml": false} {
+		if got := underLink(links, rel); got != want {
+			t.Errorf("underLink(%q) = %v, want %v", rel, got, want)
+		}
 	}
-	if !throughLink(dest, "link/x.yaml") {
-		t.Error("a parent that is a link was not noticed")
+}
+
+// TestExportCraftedTree: a tree holding a symbolic link "escape" (to a
+// directory inside the tree, so that it is written) and a directory of the
+// same name must not get the directory's files written through the link.
+func TestExportCraftedTree(t *testing.T) {
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.Storer
+	blob := func(content string) plumbing.Hash {
+		o := st.NewEncodedObject()
+		o.SetType(plumbing.BlobObject)
+		w, _ := o.Writer()
+		w.Write([]byte(content))
+		w.Close()
+		h, err := st.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	tree := func(entries ...object.TreeEntry) plumbing.Hash {
+		o := st.NewEncodedObject()
+		if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		h, err := st.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	sub := tree(object.TreeEntry{Name: "planted.yaml", Mode: filemode.Regular, Hash: blob("x: 1\n")})
+	target := tree(object.TreeEntry{Name: "keep.yaml", Mode: filemode.Regular, Hash: blob("k: 1\n")})
+	root := tree(
+		object.TreeEntry{Name: "escape", Mode: filemode.Symlink, Hash: blob("target")},
+		object.TreeEntry{Name: "escape", Mode: filemode.Dir, Hash: sub},
+		object.TreeEntry{Name: "target", Mode: filemode.Dir, Hash: target},
+	)
+	sig := object.Signature{Name: "t", Email: "t@example.com", When: time.Unix(1700000000, 0).UTC()}
+	co := st.NewEncodedObject()
+	if err := (&object.Commit{Author: sig, Committer: sig, Message: "crafted", TreeHash: root}).Encode(co); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := st.SetEncodedObject(co)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := repo.Resolve(ch.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	if _, err := repo.Export(rev, dest, ExportOptions{}); err == nil || !strings.Contains(err.Error(), "escape/planted.yaml: a parent directory is a symbolic link") {
+		t.Errorf("a tree with a link and a directory of the same name: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dest, "target", "planted.yaml")); !os.IsNotExist(err) {
+		t.Errorf("a file was written through the link: %v", err)
 	}
 }

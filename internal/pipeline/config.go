@@ -21,6 +21,11 @@ const maxConfigBytes = 1 << 20
 // that is a symlink out of the repository is an error, never read), else
 // returns the defaults.
 func LoadConfig(explicit, appDir, repoRoot string) (*config.Config, error) {
+	return loadConfig(explicit, appDir, repoRoot, nil)
+}
+
+// loadConfig is LoadConfig recording the files it looks for into trace.
+func loadConfig(explicit, appDir, repoRoot string, trace *confine.Trace) (*config.Config, error) {
 	if explicit != "" {
 		data, err := os.ReadFile(explicit)
 		if err != nil {
@@ -36,6 +41,7 @@ func LoadConfig(explicit, appDir, repoRoot string) (*config.Config, error) {
 		return nil, err
 	}
 	defer root.Close()
+	root.SetTrace(trace)
 	for _, dir := range []string{appDir, repoRoot} {
 		if dir == "" {
 			continue

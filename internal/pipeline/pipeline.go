@@ -9,6 +9,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/config"
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/plugins"
@@ -146,7 +147,11 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	cfg := req.Config
 	if cfg == nil {
 		var err error
-		if cfg, err = LoadConfig(req.ConfigFile, appDir, out.RepoRoot); err != nil {
+		var trace *confine.Trace
+		if req.Render != nil {
+			trace = req.Render.Trace
+		}
+		if cfg, err = loadConfig(req.ConfigFile, appDir, out.RepoRoot, trace); err != nil {
 			return nil, err
 		}
 	}

@@ -99,6 +99,7 @@ func buildDependencies(ctx context.Context, r *root, chartDir string, ch *chartv
 			reason = "chart repositories cannot be reached (allow the network, or warm the chart cache)"
 		}
 		if reason == "" {
+			r.trace.Opaque("chart dependency " + cd.Name + " comes from a chart repository")
 			p, err := fetch.FetchDependency(ctx, cd)
 			if err == nil {
 				sub, lerr := loader.Load(p)

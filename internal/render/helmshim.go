@@ -25,6 +25,10 @@ import (
 const (
 	helmShimName = "helm"
 	helmShimFile = "routeguard-helm-shim.json"
+	// helmShimUsed is created beside the shim file when Kustomize asked it
+	// to render or pull a chart: those reads happen in the child process,
+	// out of the render's trace.
+	helmShimUsed = "used"
 )
 
 // helmShimConfig is what one render tells its helm shim.
@@ -86,7 +90,17 @@ func ServeHelmShim(ctx context.Context, argv []string, getenv func(string) strin
 		fmt.Fprintf(stderr, "routeguard helm shim: unreadable %s\n", helmShimFile)
 		return 2, true
 	}
+	if len(argv) > 1 && argv[1] != "version" {
+		_ = os.WriteFile(filepath.Join(filepath.Dir(argv[0]), helmShimUsed), nil, 0o600)
+	}
 	return helmShim(ctx, cfg, argv[1:], getenv, stdout, stderr), true
+}
+
+// helmShimWasUsed reports whether the shim whose command is given served a
+// chart.
+func helmShimWasUsed(command string) bool {
+	_, err := os.Lstat(filepath.Join(filepath.Dir(command), helmShimUsed))
+	return err == nil
 }
 
 // helmShim answers the helm command lines Kustomize's helmCharts generator

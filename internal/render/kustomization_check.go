@@ -55,7 +55,11 @@ func IsPathField(field string) bool { return pathFields[field] }
 func (c *confinedFS) checkKustomization(file string, m *yaml.Node) error {
 	rel := c.root.rel(file)
 	remote := func(n *yaml.Node, field string) error {
-		if c.allowNetwork || n.Kind != yaml.ScalarNode || strings.Contains(n.Value, "\n") || !isRemoteRef(n.Value) {
+		if n.Kind != yaml.ScalarNode || strings.Contains(n.Value, "\n") || !isRemoteRef(n.Value) {
+			return nil
+		}
+		if c.allowNetwork {
+			c.root.trace.Opaque(field + " " + n.Value + " is remote")
 			return nil
 		}
 		return fmt.Errorf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",

@@ -54,6 +54,9 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		ApiVersions: opts.Helm.APIVersions,
 	}
 	resMap, err := krusty.MakeKustomizer(kopts).Run(fsys, appDir)
+	if helmShimWasUsed(command) {
+		r.trace.Opaque("Kustomize helmCharts are rendered in a child process, which is not traced")
+	}
 	if fsys.refused != nil {
 		return nil, fsys.refused
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -40,6 +41,10 @@ type Options struct {
 	// RepoRoot (the repository holding an Application's $values files when
 	// its chart comes from a chart repository).
 	ExtraRoots []string
+
+	// Trace, when set, records what the render observes of the repository
+	// (confine.Trace): files read, paths looked at, directories listed.
+	Trace *confine.Trace
 
 	// Self is the routeguard executable that answers Kustomize's helm calls
 	// for helmCharts (through the Helm SDK, so no helm binary is needed);

@@ -23,6 +23,23 @@ func Detect(dir string) Tool {
 	return ToolDirectory
 }
 
+// detect is Detect through the confined root (so that a trace sees it).
+func (r *root) detect(dir string) Tool {
+	isFile := func(n string) bool {
+		fi, err := r.Stat(filepath.Join(dir, n))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	for _, n := range kustomizationFileNames {
+		if isFile(n) {
+			return ToolKustomize
+		}
+	}
+	if isFile("Chart.yaml") {
+		return ToolHelm
+	}
+	return ToolDirectory
+}
+
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
@@ -56,11 +73,12 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer r.close()
 	r.maxFile = opts.MaxFileBytes
+	r.setTrace(opts.Trace)
 	appDir, err := r.resolve(opts.Path)
 	if err != nil {
 		return nil, fmt.Errorf("app path %w", err)
 	}
-	res := &Result{Tool: Detect(appDir), Path: r.rel(appDir), RepoRoot: r.dir}
+	res := &Result{Tool: r.detect(appDir), Path: r.rel(appDir), RepoRoot: r.dir}
 	switch res.Tool {
 	case ToolKustomize:
 		res.Set, err = renderKustomize(ctx, r, appDir, opts)

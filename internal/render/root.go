@@ -21,6 +21,19 @@ type root struct {
 	extra []*confine.Root // read-only extras, tried after the repository
 	// maxFile caps one file read (0: manifest.DefaultMaxFileBytes).
 	maxFile int64
+	// trace records what the render observes of the repository
+	// (Options.Trace; nil records nothing).
+	trace *confine.Trace
+}
+
+// setTrace makes the repository reads record into t; reads of the extra
+// trees are not traced, so a render that may make them is opaque.
+func (r *root) setTrace(t *confine.Trace) {
+	r.trace = t
+	r.SetTrace(t)
+	if len(r.extra) > 0 {
+		t.Opaque("reads outside the repository (" + r.extra[0].Dir() + ")")
+	}
 }
 
 func (r *root) maxFileBytes() int64 {
@@ -94,6 +107,7 @@ func (r *root) resolve(p string) (string, error) {
 	if !r.contains(real) {
 		return "", fmt.Errorf("%s: %w (%s); move the file into the repository or set --repo-root", r.rel(abs), errOutside, r.dir)
 	}
+	r.trace.RecordReal(r.dir, abs)
 	if rel, err := r.Rel(real); err != nil && errors.Is(err, confine.ErrGitDir) {
 		return "", fmt.Errorf("%s: %w", rel, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
@@ -90,9 +91,9 @@ func commit(t *testing.T, r *git.Repository, msg string) {
 	}
 }
 
-func analyze(ctx context.Context, path, root string, analyze bool) (*pipeline.Outcome, error) {
+func analyze(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
 	return pipeline.Run(ctx, pipeline.Request{Analyze: analyze,
-		Render: &render.Options{Path: path, RepoRoot: root, MaxFileBytes: manifest.DefaultMaxFileBytes}})
+		Render: &render.Options{Path: path, RepoRoot: root, MaxFileBytes: manifest.DefaultMaxFileBytes, Trace: trace}})
 }
 
 func run(t *testing.T, dir, base, head string) *Result {
@@ -305,14 +306,14 @@ func TestReuse(t *testing.T) {
 	})
 	rendered := map[string]int{}
 	var mu sync.Mutex
-	count := func(ctx context.Context, path, root string, analysis bool) (*pipeline.Outcome, error) {
+	count := func(ctx context.Context, path, root string, analysis bool, trace *confine.Trace) (*pipeline.Outcome, error) {
 		rel, _ := filepath.Rel(root, path)
 		if analysis {
 			mu.Lock()
 			rendered[filepath.ToSlash(rel)]++
 			mu.Unlock()
 		}
-		return analyze(ctx, path, root, analysis)
+		return analyze(ctx, path, root, analysis, trace)
 	}
 	res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: count})
 	if err != nil {

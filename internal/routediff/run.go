@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/gitrev"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -30,8 +30,9 @@ import (
 
 // AnalyzeFunc takes the app at path (absolute, inside repoRoot) through the
 // pipeline as routeguard analyze would; without analyze, it only renders
-// (and transforms).
-type AnalyzeFunc func(ctx context.Context, path, repoRoot string, analyze bool) (*pipeline.Outcome, error)
+// (and transforms). A non-nil trace goes into the render options
+// (render.Options.Trace).
+type AnalyzeFunc func(ctx context.Context, path, repoRoot string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error)
 
 // Options say what to compare.
 type Options struct {
@@ -54,8 +55,18 @@ type Options struct {
 	ConfigFile string
 	// MaxTreeBytes caps each exported revision (0: gitrev's default).
 	MaxTreeBytes int64
-	Analyze      AnalyzeFunc
+	// Analyze takes one path of one revision through the pipeline (the
+	// analyze mode: each path an app).
+	Analyze AnalyzeFunc
+	// Build, when set instead of Analyze, builds and analyzes a whole
+	// revision at once (a Flux tree, every Argo CD Application): Paths
+	// are its starting points. Both revisions are built in full.
+	Build BuildFunc
 }
+
+// BuildFunc builds and analyzes the revision checked out at root, starting
+// at rels (slash paths relative to root), as one outcome.
+type BuildFunc func(ctx context.Context, root string, rels []string) (*pipeline.Outcome, error)
 
 // Rev is one compared revision.
 type Rev struct {
@@ -75,9 +86,8 @@ type Result struct {
 	Fixed   []analysis.Finding `json:"-"`
 	Objects []KindChange       `json:"otherObjects,omitempty"`
 	Notices []pipeline.Notice  `json:"-"`
-	// Reused counts the paths rendered once, without analysis: their
-	// files are the same in both revisions and nothing else can change
-	// their output (see unchanged).
+	// Reused counts the paths rendered once, without analysis: everything
+	// their render read is the same in both revisions (see reuse.go).
 	Reused int `json:"pathsNotRerendered"`
 }
 
@@ -95,8 +105,8 @@ func (r *Result) RoutingChanged() bool { return !r.Routing.Empty() }
 
 // Run compares the two revisions.
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	if opts.Analyze == nil {
-		return nil, errors.New("routediff: no analyze function")
+	if (opts.Analyze == nil) == (opts.Build == nil) {
+		return nil, errors.New("routediff: want one of Analyze and Build")
 	}
 	repo, err := gitrev.Open(cmp.Or(opts.Dir, "."))
 	if err != nil {
@@ -138,38 +148,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	same := map[string]bool{}
-	for _, rel := range rels {
-		same[rel] = unchanged(opts, baseRoot, headRoot, rel)
+	var baseOut, headOut map[string]*pipeline.Outcome
+	if opts.Build != nil {
+		baseOut, headOut, err = buildBoth(ctx, opts, rels, baseRoot, headRoot, base.Name, res.Head.Name)
+	} else {
+		baseOut, headOut, res.Reused, err = analyzeBoth(ctx, opts, rels, baseRoot, headRoot)
 	}
-	baseOut, err := side(ctx, opts, baseRoot, rels, "base "+base.Name, same)
 	if err != nil {
 		return nil, err
 	}
-	headOut, err := side(ctx, opts, headRoot, rels, "head "+res.Head.Name, same)
-	if err != nil {
-		return nil, err
-	}
-	var once []string
-	for _, rel := range rels {
-		if same[rel] {
-			once = append(once, rel)
-		}
-	}
-	outs, err := each(once, func(rel string) (*pipeline.Outcome, error) {
-		out, err := opts.Analyze(ctx, filepath.Join(headRoot, filepath.FromSlash(rel)), headRoot, false)
-		if err != nil {
-			return renderFailure(ctx, headRoot, rel, err)
-		}
-		return out, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for rel, out := range outs {
-		baseOut[rel], headOut[rel] = out, out
-	}
-	res.Reused = len(once)
 	baseSet, baseFindings, _, err := merge(rels, baseOut)
 	if err != nil {
 		return nil, err
@@ -185,6 +172,58 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Intro, res.Fixed = compareFindings(baseFindings, headFindings)
 	res.Objects = compareObjects(baseSet, headSet)
 	return res, nil
+}
+
+// analyzeBoth takes each path of both revisions through the pipeline,
+// analyzing at both only the paths the change may affect (reuse.go).
+func analyzeBoth(ctx context.Context, opts Options, rels []string, baseRoot, headRoot string) (baseOut, headOut map[string]*pipeline.Outcome, reused int, err error) {
+	first := renderHead(ctx, opts, headRoot, rels)
+	c, err := confine.NewComparer(baseRoot, headRoot)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer c.Close()
+	reuse := make([]bool, len(rels))
+	eachIndex(len(rels), func(i int) { reuse[i] = reusable(first[rels[i]], c, baseRoot, rels[i]) })
+	same := map[string]bool{}
+	for i, rel := range rels {
+		same[rel] = reuse[i]
+	}
+	baseOut, err = side(ctx, opts, baseRoot, rels, same)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	headOut, err = side(ctx, opts, headRoot, rels, same)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var once []string
+	for _, rel := range rels {
+		if same[rel] {
+			once = append(once, rel)
+			baseOut[rel], headOut[rel] = first[rel].out, first[rel].out
+		}
+	}
+	return baseOut, headOut, len(once), nil
+}
+
+// buildBoth builds each revision in full with opts.Build; the outcome of
+// a revision is filed under the first path.
+func buildBoth(ctx context.Context, opts Options, rels []string, baseRoot, headRoot, baseName, headName string) (baseOut, headOut map[string]*pipeline.Outcome, err error) {
+	var outs [2]*pipeline.Outcome
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, root := range []string{baseRoot, headRoot} {
+		wg.Go(func() { outs[i], errs[i] = opts.Build(ctx, root, rels) })
+	}
+	wg.Wait()
+	for i, name := range []string{"base " + baseName, "head " + headName} {
+		if errs[i] != nil {
+			root := []string{baseRoot, headRoot}[i]
+			return nil, nil, fmt.Errorf("%s: %s", name, strings.ReplaceAll(errs[i].Error(), root+string(filepath.Separator), ""))
+		}
+	}
+	return map[string]*pipeline.Outcome{rels[0]: outs[0]}, map[string]*pipeline.Outcome{rels[0]: outs[1]}, nil
 }
 
 func export(repo *gitrev.Repo, rev gitrev.Revision, dest string, limit int64) error {
@@ -228,17 +267,15 @@ func relPaths(root, dir string, paths []string) ([]string, error) {
 // side renders and analyzes every path under root but those in skip; a
 // path missing in this revision contributes nothing (an app added or
 // removed by the change).
-func side(ctx context.Context, opts Options, root string, rels []string, what string, skip map[string]bool) (map[string]*pipeline.Outcome, error) {
+func side(ctx context.Context, opts Options, root string, rels []string, skip map[string]bool) (map[string]*pipeline.Outcome, error) {
 	var todo []string
 	for _, rel := range rels {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || skip[rel] {
-			continue
+		if exists(root, rel) && !skip[rel] {
+			todo = append(todo, rel)
 		}
-		todo = append(todo, rel)
 	}
 	return each(todo, func(rel string) (*pipeline.Outcome, error) {
-		out, err := opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true)
+		out, err := opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true, nil)
 		if err != nil {
 			return renderFailure(ctx, root, rel, err)
 		}
@@ -286,22 +323,7 @@ func notRendered(rels []string, base, head map[string]*pipeline.Outcome) []pipel
 func each(rels []string, fn func(string) (*pipeline.Outcome, error)) (map[string]*pipeline.Outcome, error) {
 	outs := make([]*pipeline.Outcome, len(rels))
 	errs := make([]error, len(rels))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(rels), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				outs[i], errs[i] = fn(rels[i])
-			}
-		}()
-	}
-	for i := range rels {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	eachIndex(len(rels), func(i int) { outs[i], errs[i] = fn(rels[i]) })
 	m := make(map[string]*pipeline.Outcome, len(rels))
 	for i, rel := range rels {
 		if errs[i] != nil {
@@ -310,6 +332,26 @@ func each(rels []string, fn func(string) (*pipeline.Outcome, error)) (map[string
 		m[rel] = outs[i]
 	}
 	return m, nil
+}
+
+// eachIndex calls fn(0..n-1), GOMAXPROCS at a time.
+func eachIndex(n int, fn func(int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // merge puts the outcomes of the paths together, in path order.
