@@ -62,3 +62,17 @@ func TestDrawingsEscapeRepositoryText(t *testing.T) {
 		t.Errorf("svg holds a script tag")
 	}
 }
+
+// TestMermaidEmptyLabels: Mermaid's parser refuses an empty quoted label
+// (`[""]`, `|""|`; found by the mermaid package in release/ci), and an
+// empty host or name is repository input like any other.
+func TestMermaidEmptyLabels(t *testing.T) {
+	m := &Map{Entries: []Entry{{Parent: "", Host: "", Match: "m", Route: "R", Backends: []Backend{{"b", 1}}}}}
+	mm := Mermaid(NewGraph(&Map{}, m))
+	if strings.Contains(mm, `""`) {
+		t.Errorf("an empty quoted label:\n%s", mm)
+	}
+	if !strings.Contains(mm, `[/" "/]:::added`) || !strings.Contains(mm, "n0 --> n1\n") {
+		t.Errorf("the empty parent is not a blank box with a bare arrow to its route:\n%s", mm)
+	}
+}

@@ -24,7 +24,11 @@ func Mermaid(g *Graph) string {
 		case 2:
 			shape = `[("%s")]`
 		}
-		fmt.Fprintf(&b, "  %s"+shape, n.ID, mermaidText(n.Label))
+		label := mermaidText(n.Label)
+		if label == "" {
+			label = " " // Mermaid refuses an empty quoted label
+		}
+		fmt.Fprintf(&b, "  %s"+shape, n.ID, label)
 		if n.Status != "" {
 			b.WriteString(":::" + n.Status)
 		}
@@ -39,7 +43,12 @@ func Mermaid(g *Graph) string {
 		case Removed:
 			arrow = "-.->"
 		}
-		fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(l), e.To)
+		if l == "" {
+			// Mermaid refuses an empty quoted label (|""|): a bare arrow.
+			fmt.Fprintf(&b, "  %s %s %s\n", e.From, arrow, e.To)
+		} else {
+			fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(l), e.To)
+		}
 		switch e.Status {
 		case Added:
 			fmt.Fprintf(&b, "  linkStyle %d stroke:#1a7f37,stroke-width:2px\n", i)
@@ -51,6 +60,11 @@ func Mermaid(g *Graph) string {
 	}
 	return b.String()
 }
+
+// MermaidMaxEdges is the most arrows Mermaid draws: with more, its parser
+// fails ("Edge limit exceeded"), and maxEdges is a setting a diagram cannot
+// raise (GitHub and GitLab keep the default).
+const MermaidMaxEdges = 500
 
 // mermaidText escapes s for a quoted Mermaid label.
 func mermaidText(s string) string {
