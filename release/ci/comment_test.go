@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -151,6 +152,17 @@ func ours(comments []fakeComment) []fakeComment {
 	return out
 }
 
+// needTools: the comment scripts need jq and curl (GitHub's runners have
+// them; the GitLab job installs them with apk).
+func needTools(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"jq", "curl", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("the comment tests run the scripts with %s: install it (apt-get install -y jq curl git): %v", tool, err)
+		}
+	}
+}
+
 // pages returns the page numbers of the list requests, in order.
 func pages(reqs []fakeRequest, list string) []string {
 	var out []string
@@ -177,6 +189,7 @@ func parseQuery(q string) (map[string]string, error) {
 // comment file's content.
 func githubRun(t *testing.T, srv *httptest.Server) (*actionRun, string) {
 	t.Helper()
+	needTools(t)
 	event := filepath.Join(t.TempDir(), "event.json")
 	if err := os.WriteFile(event, []byte(`{"action":"synchronize","number":7,"pull_request":{"number":7,"head":{"repo":{"full_name":"octo/repo"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
