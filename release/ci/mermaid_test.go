@@ -185,9 +185,10 @@ spec:
 
 // TestMermaidParses feeds the checker the route maps of the examples and of
 // a repository with hostile names, and the pull request comments of a
-// two-commit repository (internal/routediff's test repository, then
-// changes: weights, a route removed, a hostile app added), plus the golden
-// comment of internal/routediff. Every diagram must parse. A diagram known
+// repository with four commits (internal/routediff's test repository; then
+// weights changed, a route removed and a hostile app added; then a listener
+// renamed; then an app removed), plus the golden comment of
+// internal/routediff. Every diagram must parse. A diagram known
 // to be broken must not: the checker is not a no-op.
 func TestMermaidParses(t *testing.T) {
 	out := t.TempDir()
@@ -246,7 +247,30 @@ func TestMermaidParses(t *testing.T) {
 	gitIn(t, repo, "add", "-A")
 	gitIn(t, repo, "commit", "-q", "-m", "head")
 
-	code, md := routeguardExit(t, repo, "diff", "--base", "HEAD~1", "--head", "HEAD", "-o", "markdown", "platform", "apps/shop", "apps/reviews")
+	// Then a listener renamed (its routes detach), then an app removed.
+	gateway := filepath.Join(repo, "platform", "gateway.yaml")
+	data, err = os.ReadFile(gateway)
+	if err != nil || !bytes.Contains(data, []byte("- name: https")) {
+		t.Fatalf("platform/gateway.yaml: %v", err)
+	}
+	if err := os.WriteFile(gateway, bytes.Replace(data, []byte("- name: https"), []byte("- name: websecure"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "commit", "-q", "-a", "-m", "listener renamed")
+	if err := os.RemoveAll(filepath.Join(repo, "apps", "reviews")); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-q", "-m", "app removed")
+	for _, rev := range [][2]string{{"HEAD~2", "HEAD~1"}, {"HEAD~1", "HEAD"}} {
+		code, md := routeguardExit(t, repo, "diff", "--base", rev[0], "--head", rev[1], "-o", "markdown", "platform", "apps/shop", "apps/reviews")
+		if code != 1 || !bytes.Contains(md, []byte("```mermaid\n")) {
+			t.Fatalf("routeguard diff %s..%s -o markdown: exit %d (want 1), map in the comment: %v\n%s", rev[0], rev[1], code, bytes.Contains(md, []byte("```mermaid")), md)
+		}
+		add(fmt.Sprintf("diff-%s.md", strings.ReplaceAll(rev[1], "~", "-")), md)
+	}
+
+	code, md := routeguardExit(t, repo, "diff", "--base", "HEAD~3", "--head", "HEAD~2", "-o", "markdown", "platform", "apps/shop", "apps/reviews")
 	if code != 1 || !bytes.Contains(md, []byte("```mermaid\n")) {
 		t.Fatalf("routeguard diff -o markdown: exit %d (want 1, routing changed), map in the comment: %v\n%s", code, bytes.Contains(md, []byte("```mermaid")), md)
 	}
@@ -256,11 +280,12 @@ func TestMermaidParses(t *testing.T) {
 		}
 	}
 	add("diff.md", md)
-	code, md = routeguardExit(t, repo, "diff", "--base", "HEAD", "--head", "HEAD~1", "-o", "markdown", "platform", "apps/shop", "apps/reviews")
+	code, md = routeguardExit(t, repo, "diff", "--base", "HEAD~2", "--head", "HEAD~3", "-o", "markdown", "platform", "apps/shop", "apps/reviews")
 	if code != 1 || !bytes.Contains(md, []byte(":::removed")) {
 		t.Fatalf("routeguard diff -o markdown (reverse): exit %d, no removed box:\n%s", code, md)
 	}
 	add("diff-reverse.md", md)
+	gitIn(t, repo, "checkout", "-q", "HEAD~2") // the hostile app, all apps present
 	for _, app := range []string{"apps/shop", "apps/reviews"} {
 		code, mm := routeguardExit(t, repo, "map", "-o", "mermaid", app)
 		if code != 0 || !bytes.Contains(mm, []byte("-->")) {
