@@ -217,6 +217,7 @@ const (
 // creates the comment, with the review as its body and the token in the
 // Authorization header; the next run updates that comment (no second one).
 func TestActionCommentCreatedThenUpdated(t *testing.T) {
+	t.Parallel()
 	f := &fakeThread{}
 	srv := f.serve(t, ghList, ghItem, http.MethodPatch, "Authorization")
 	r, review := githubRun(t, srv)
@@ -255,6 +256,7 @@ func TestActionCommentCreatedThenUpdated(t *testing.T) {
 // routeguard's; the step reads the second page and updates it. Without one
 // of its own, it reads every page before creating one.
 func TestActionCommentPaging(t *testing.T) {
+	t.Parallel()
 	f := &fakeThread{}
 	f.unrelated(100)
 	id := f.add(marker + "\nstale review")
@@ -289,6 +291,7 @@ func TestActionCommentPaging(t *testing.T) {
 // a warning, and the step does not fail; the review is in the summary.
 // A listing that fails creates nothing (it could be a second comment).
 func TestActionCommentRefused(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		method, warning string
 		existing        bool
@@ -298,6 +301,7 @@ func TestActionCommentRefused(t *testing.T) {
 		{method: http.MethodGet, warning: "::warning title=routeguard::could not read the comments of pull request 7", existing: true},
 	} {
 		t.Run(tt.method, func(t *testing.T) {
+			t.Parallel()
 			f := &fakeThread{fail: map[string]int{tt.method: http.StatusForbidden}}
 			if tt.existing {
 				f.add(marker + "\nstale review")

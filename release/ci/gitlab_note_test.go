@@ -46,6 +46,7 @@ func gitlabDiff(t *testing.T, srv *httptest.Server, vars map[string]string) (cod
 // creates the note, with the review as its body and the token in
 // PRIVATE-TOKEN; the next one updates that note (no second one).
 func TestGitLabNoteCreatedThenUpdated(t *testing.T) {
+	t.Parallel()
 	f := &fakeThread{}
 	srv := f.serve(t, glList, glItem, http.MethodPut, "PRIVATE-TOKEN")
 	_, log, review := gitlabDiff(t, srv, nil)
@@ -79,6 +80,7 @@ func TestGitLabNoteCreatedThenUpdated(t *testing.T) {
 // TestGitLabNotePaging: 100 other notes (a full page) come before
 // routeguard's; the job reads the second page and updates it.
 func TestGitLabNotePaging(t *testing.T) {
+	t.Parallel()
 	f := &fakeThread{}
 	f.unrelated(100)
 	id := f.add(marker + "\nstale review")
@@ -98,6 +100,7 @@ func TestGitLabNotePaging(t *testing.T) {
 // merge request, no token, no jq, a 403) is said in the log and does not
 // fail the job; a listing that fails writes nothing.
 func TestGitLabNoteNotPosted(t *testing.T) {
+	t.Parallel()
 	// A PATH with what the job needs, but neither jq nor apk.
 	noJQ := t.TempDir()
 	for _, tool := range []string{"uname", "mkdir", "curl", "awk", "sha256sum", "cut", "tar", "gzip", "cat", "rm", "mktemp"} {
@@ -131,6 +134,7 @@ func TestGitLabNoteNotPosted(t *testing.T) {
 			log: "routeguard: could not read the notes of merge request !7, so the review is not posted"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			f := &fakeThread{fail: map[string]int{tt.fail: http.StatusForbidden}}
 			if tt.existing {
 				f.add(marker + "\nstale review")

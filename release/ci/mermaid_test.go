@@ -191,6 +191,7 @@ spec:
 // internal/routediff. Every diagram must parse. A diagram known
 // to be broken must not: the checker is not a no-op.
 func TestMermaidParses(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	var files []string
 	add := func(name string, data []byte) {
