@@ -8,7 +8,8 @@ import (
 
 // Mermaid writes g as a Mermaid flowchart (GitHub and GitLab render it in
 // Markdown): added boxes and arrows green, removed red and dashed, changed
-// weights labelled "old → new". Every label is untrusted repository text:
+// weights labelled "old → new". Arrows past MermaidMaxEdges are left out
+// and a box says how many. Every label is untrusted repository text:
 // all but letters, digits and a few safe signs are written as Mermaid
 // entity codes, so no label can end the block, inject markup or links.
 func Mermaid(g *Graph) string {
@@ -35,6 +36,11 @@ func Mermaid(g *Graph) string {
 		b.WriteString("\n")
 	}
 	for i, e := range g.Edges {
+		if i == MermaidMaxEdges {
+			fmt.Fprintf(&b, "  more[\"%d more arrows: Mermaid draws at most %d; routeguard map -o svg draws them all\"]\n",
+				len(g.Edges)-i, MermaidMaxEdges)
+			break
+		}
 		l := e.Label
 		arrow := "-->"
 		switch e.Status {
@@ -63,7 +69,7 @@ func Mermaid(g *Graph) string {
 
 // MermaidMaxEdges is the most arrows Mermaid draws: with more, its parser
 // fails ("Edge limit exceeded"), and maxEdges is a setting a diagram cannot
-// raise (GitHub and GitLab keep the default).
+// raise (GitHub and GitLab keep the default). Mermaid writes no more.
 const MermaidMaxEdges = 500
 
 // mermaidText escapes s for a quoted Mermaid label.

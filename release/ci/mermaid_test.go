@@ -295,6 +295,22 @@ func TestMermaidParses(t *testing.T) {
 		add("hostile_"+strings.ReplaceAll(app, "/", "_")+".mmd", mm)
 	}
 
+	// An app with 600 arrows: Mermaid refuses more than 500.
+	many := t.TempDir()
+	var manyRoutes strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&manyRoutes, "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r%d, namespace: shop}\n"+
+			"spec: {parentRefs: [{name: public, namespace: edge}], hostnames: [h%d.example.com], rules: [{backendRefs: [{name: s%d, port: 80}]}]}\n", i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(many, "routes.yaml"), []byte(manyRoutes.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, mm := routeguardExit(t, many, "map", "-o", "mermaid", ".")
+	if code != 0 || !bytes.Contains(mm, []byte("100 more arrows")) {
+		t.Fatalf("routeguard map -o mermaid of 600 arrows: exit %d, no note of the 100 left out:\n%.500s", code, mm)
+	}
+	add("many.mmd", mm)
+
 	// The checker must refuse what Mermaid refuses: an unescaped quote in a
 	// label, and a Markdown file without a Mermaid block.
 	add("broken.mmd", []byte("flowchart LR\n  n0[\"a \" b\"] --> n1\n"))
