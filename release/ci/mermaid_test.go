@@ -23,9 +23,10 @@ var (
 	checkerErr  error
 )
 
-// mermaidChecker installs scripts/check-mermaid with `npm ci` (the locked
-// versions, no install scripts) into a cache directory named after the
-// hash of its files, once; later runs reuse it.
+// mermaidChecker installs scripts/check-mermaid's packages with `npm ci`
+// (the locked versions, no install scripts) into a cache directory named
+// after the hash of package.json and package-lock.json, once; later runs
+// reuse it. check.mjs is copied there on every run.
 func mermaidChecker(t *testing.T) string {
 	t.Helper()
 	checkerOnce.Do(func() {
@@ -46,14 +47,26 @@ func mermaidChecker(t *testing.T) string {
 				return
 			}
 			data[f] = b
-			fmt.Fprintf(h, "%s %d\n", f, len(b))
-			h.Write(b)
+			if f != "check.mjs" { // the packages depend on these
+				fmt.Fprintf(h, "%s %d\n", f, len(b))
+				h.Write(b)
+			}
 		}
 		cache, err := os.UserCacheDir()
 		if err != nil {
 			cache = os.TempDir()
 		}
 		dir := filepath.Join(cache, "routeguard", fmt.Sprintf("check-mermaid-%x", h.Sum(nil)[:8]))
+		// The script itself is written next to the packages every run.
+		defer func() {
+			if checkerErr != nil {
+				return
+			}
+			tmp := filepath.Join(dir, fmt.Sprintf(".check-%d.mjs", os.Getpid()))
+			if checkerErr = os.WriteFile(tmp, data["check.mjs"], 0o644); checkerErr == nil {
+				checkerErr = os.Rename(tmp, filepath.Join(dir, "check.mjs"))
+			}
+		}()
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); err == nil {
 			checkerDir = dir
 			return
