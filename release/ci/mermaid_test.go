@@ -196,6 +196,31 @@ spec:
   - backendRefs: [{name: web, port: 80}]
 `
 
+// hostileNames: quotes, brackets, braces and pipes in the names of routes,
+// parents, listeners, backends and subsets (the boxes of the map). In the
+// diff, the parent that does not exist is a detached attachment (no box);
+// the map of apps/shop alone, without the Gateways, draws it.
+const hostileNames = `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: "q\"u[o]|te{s}", namespace: shop}
+spec:
+  parentRefs: [{name: public, namespace: edge, sectionName: https}, {name: "pub|lic\"]", namespace: edge, sectionName: "ht[tp]s"}]
+  hostnames: ["x.example.com"]
+  rules:
+  - backendRefs:
+    - {name: "we|b[\"x\"]{y}", port: 80, weight: 1}
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: vs, namespace: bookinfo}
+spec:
+  hosts: ["reviews"]
+  gateways: ["istio-system/g|w\"]"]
+  http:
+  - route:
+    - {destination: {host: "rev|iews\"]", subset: "v[1]"}, weight: 100}
+`
+
 // TestMermaidParses feeds the checker the route maps of the examples and of
 // a repository with hostile names, and the pull request comments of a
 // repository with four commits (internal/routediff's test repository; then
@@ -255,8 +280,10 @@ func TestMermaidParses(t *testing.T) {
 	if err := os.WriteFile(routes, []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(repo, "apps", "shop", "hostile.yaml"), []byte(hostileApp), 0o644); err != nil {
-		t.Fatal(err)
+	for name, content := range map[string]string{"hostile.yaml": hostileApp, "hostile-names.yaml": hostileNames} {
+		if err := os.WriteFile(filepath.Join(repo, "apps", "shop", name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	gitIn(t, repo, "add", "-A")
 	gitIn(t, repo, "commit", "-q", "-m", "head")
@@ -288,7 +315,8 @@ func TestMermaidParses(t *testing.T) {
 	if code != 1 || !bytes.Contains(md, []byte("```mermaid\n")) {
 		t.Fatalf("routeguard diff -o markdown: exit %d (want 1, routing changed), map in the comment: %v\n%s", code, bytes.Contains(md, []byte("```mermaid")), md)
 	}
-	for _, want := range []string{"w 90 #8594; w 50", "#42;.example.com", "a#34;b#39;c.example.com", "#252;n#239;c#248;d#233;.example"} {
+	for _, want := range []string{"w 90 #8594; w 50", "#42;.example.com", "a#34;b#39;c.example.com", "#252;n#239;c#248;d#233;.example",
+		`["HTTPRoute shop/q#34;u#91;o#93;#124;te#123;s#125;"]`, `[("Service shop/we#124;b#91;#34;x#34;#93;#123;y#125;:80")]`} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("the comment's map lacks %q:\n%s", want, md)
 		}
@@ -304,6 +332,9 @@ func TestMermaidParses(t *testing.T) {
 		code, mm := routeguardExit(t, repo, "map", "-o", "mermaid", app)
 		if code != 0 || !bytes.Contains(mm, []byte("-->")) {
 			t.Fatalf("routeguard map -o mermaid %s: exit %d:\n%s", app, code, mm)
+		}
+		if want := `[/"Gateway edge/pub#124;lic#34;#93; listener ht#91;tp#93;s"/]`; app == "apps/shop" && !bytes.Contains(mm, []byte(want)) {
+			t.Errorf("the map of apps/shop lacks %s:\n%s", want, mm)
 		}
 		add("hostile_"+strings.ReplaceAll(app, "/", "_")+".mmd", mm)
 	}
