@@ -77,7 +77,10 @@ test-compat: build
 
 # test-tools: the release tooling's fast tests (module release/): go.sum pins
 # the plugin SDK, the image's structure and reproducibility on stand-in
-# binaries, the GitHub Action and GitLab template.
+# binaries, the GitHub Action and GitLab template (their diff comments
+# against loopback fakes of the GitHub and GitLab APIs), and the Mermaid
+# route maps parsed by the mermaid npm package (scripts/check-mermaid; npm ci
+# into the user cache directory on the first run).
 test-tools: build
 	cd release && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./modproxy/... ./image/... ./ci/... ./cmd/...
 

@@ -77,8 +77,8 @@ func (r *Result) markdown(limit int, withMap bool) string {
 		switch {
 		case !withMap:
 			b.WriteString("\n_The route map is left out to keep this comment under GitHub's size limit; `routeguard diff --svg map.svg` draws it._\n")
-		case len(mm) > maxMermaid:
-			fmt.Fprintf(&b, "\n_The route map of this change has %d boxes, too many for a comment; `routeguard diff --svg map.svg` draws it._\n", len(g.Nodes))
+		case len(mm) > maxMermaid || len(g.Edges) > routemap.MermaidMaxEdges:
+			fmt.Fprintf(&b, "\n_The route map of this change has %d boxes and %d arrows, too many for a comment; `routeguard diff --svg map.svg` draws it._\n", len(g.Nodes), len(g.Edges))
 		default:
 			b.WriteString("\n<details open><summary>Route map of the change (green added, red removed, amber weight changed)</summary>\n\n```mermaid\n" + mm + "```\n\n</details>\n")
 		}

@@ -3,6 +3,7 @@ package routemap
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,37 @@ func TestDrawingsEscapeRepositoryText(t *testing.T) {
 	}
 	if strings.Contains(svg.String(), "<script>") {
 		t.Errorf("svg holds a script tag")
+	}
+}
+
+// TestMermaidEmptyLabels: Mermaid's parser refuses an empty quoted label
+// (`[""]`, `|""|`; found by the mermaid package in release/ci), and an
+// empty host or name is repository input like any other.
+func TestMermaidEmptyLabels(t *testing.T) {
+	m := &Map{Entries: []Entry{{Parent: "", Host: "", Match: "m", Route: "R", Backends: []Backend{{"b", 1}}}}}
+	mm := Mermaid(NewGraph(&Map{}, m))
+	if strings.Contains(mm, `""`) {
+		t.Errorf("an empty quoted label:\n%s", mm)
+	}
+	if !strings.Contains(mm, `[/" "/]:::added`) || !strings.Contains(mm, "n0 --> n1\n") {
+		t.Errorf("the empty parent is not a blank box with a bare arrow to its route:\n%s", mm)
+	}
+}
+
+// TestMermaidEdgeLimit: Mermaid's parser refuses more than 500 arrows; the
+// flowchart keeps the first 500 and says how many it left out.
+func TestMermaidEdgeLimit(t *testing.T) {
+	m := &Map{}
+	for i := range 300 {
+		m.Entries = append(m.Entries, Entry{Parent: "P", Host: fmt.Sprintf("h%d", i), Match: "m",
+			Route: fmt.Sprintf("R%d", i), Backends: []Backend{{fmt.Sprintf("b%d", i), 1}}})
+	}
+	g := NewGraph(m, m)
+	mm := Mermaid(g)
+	if n := strings.Count(mm, "-->"); n != MermaidMaxEdges || len(g.Edges) != 600 {
+		t.Errorf("%d arrows of %d written, want %d", n, len(g.Edges), MermaidMaxEdges)
+	}
+	if !strings.Contains(mm, `more["100 more arrows: Mermaid draws at most 500; routeguard map -o svg draws them all"]`) {
+		t.Errorf("no note of the arrows left out:\n%.300s", mm[len(mm)-300:])
 	}
 }

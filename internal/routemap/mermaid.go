@@ -8,7 +8,8 @@ import (
 
 // Mermaid writes g as a Mermaid flowchart (GitHub and GitLab render it in
 // Markdown): added boxes and arrows green, removed red and dashed, changed
-// weights labelled "old → new". Every label is untrusted repository text:
+// weights labelled "old → new". Arrows past MermaidMaxEdges are left out
+// and a box says how many. Every label is untrusted repository text:
 // all but letters, digits and a few safe signs are written as Mermaid
 // entity codes, so no label can end the block, inject markup or links.
 func Mermaid(g *Graph) string {
@@ -24,13 +25,22 @@ func Mermaid(g *Graph) string {
 		case 2:
 			shape = `[("%s")]`
 		}
-		fmt.Fprintf(&b, "  %s"+shape, n.ID, mermaidText(n.Label))
+		label := mermaidText(n.Label)
+		if label == "" {
+			label = " " // Mermaid refuses an empty quoted label
+		}
+		fmt.Fprintf(&b, "  %s"+shape, n.ID, label)
 		if n.Status != "" {
 			b.WriteString(":::" + n.Status)
 		}
 		b.WriteString("\n")
 	}
 	for i, e := range g.Edges {
+		if i == MermaidMaxEdges {
+			fmt.Fprintf(&b, "  more[\"%d more arrows: Mermaid draws at most %d; routeguard map -o svg draws them all\"]\n",
+				len(g.Edges)-i, MermaidMaxEdges)
+			break
+		}
 		l := e.Label
 		arrow := "-->"
 		switch e.Status {
@@ -39,7 +49,12 @@ func Mermaid(g *Graph) string {
 		case Removed:
 			arrow = "-.->"
 		}
-		fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(l), e.To)
+		if l == "" {
+			// Mermaid refuses an empty quoted label (|""|): a bare arrow.
+			fmt.Fprintf(&b, "  %s %s %s\n", e.From, arrow, e.To)
+		} else {
+			fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(l), e.To)
+		}
 		switch e.Status {
 		case Added:
 			fmt.Fprintf(&b, "  linkStyle %d stroke:#1a7f37,stroke-width:2px\n", i)
@@ -51,6 +66,11 @@ func Mermaid(g *Graph) string {
 	}
 	return b.String()
 }
+
+// MermaidMaxEdges is the most arrows Mermaid draws: with more, its parser
+// fails ("Edge limit exceeded"), and maxEdges is a setting a diagram cannot
+// raise (GitHub and GitLab keep the default). Mermaid writes no more.
+const MermaidMaxEdges = 500
 
 // mermaidText escapes s for a quoted Mermaid label.
 func mermaidText(s string) string {

@@ -45,6 +45,13 @@ var (
 // through the outputs it reads.
 func runAction(t *testing.T, inputs map[string]string) *actionRun {
 	t.Helper()
+	return runActionEnv(t, inputs, nil)
+}
+
+// runActionEnv is runAction with more runner variables (GITHUB_*), which
+// replace the defaults.
+func runActionEnv(t *testing.T, inputs, runner map[string]string) *actionRun {
+	t.Helper()
 	a, _ := readAction(t)
 	value := func(name string) string {
 		if v, ok := inputs[name]; ok {
@@ -89,6 +96,9 @@ func runAction(t *testing.T, inputs map[string]string) *actionRun {
 			path = p + string(os.PathListSeparator) + path
 		}
 		env = append(env, "PATH="+path)
+		for k, v := range runner {
+			env = append(env, k+"="+v) // exec keeps the last value of a key
+		}
 		for k, v := range s.Env {
 			m := exprRE.FindStringSubmatch(v)
 			if m == nil {

@@ -159,6 +159,14 @@ func TestGitLabTemplateInputs(t *testing.T) {
 // runner does in the job's image.
 func gitlabRun(t *testing.T, inputs map[string]string) (project string, code int, log string) {
 	t.Helper()
+	return gitlabRunEnv(t, inputs, nil, false)
+}
+
+// gitlabRunEnv is gitlabRun with more CI/CD variables (which replace the
+// defaults) and, with commit, the examples committed first (a diff needs a
+// base revision).
+func gitlabRunEnv(t *testing.T, inputs, vars map[string]string, commit bool) (project string, code int, log string) {
+	t.Helper()
 	out, err := readTemplate(t).interpolate(inputs)
 	if err != nil {
 		t.Fatal(err)
@@ -183,9 +191,16 @@ func gitlabRun(t *testing.T, inputs map[string]string) (project string, code int
 	if out, err := git.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
+	if commit {
+		gitIn(t, project, "add", "-A")
+		gitIn(t, project, "commit", "-q", "-m", "base")
+	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "CI_PROJECT_DIR=" + project}
 	for k, v := range job.Variables {
 		env = append(env, k+"="+v)
+	}
+	for k, v := range vars {
+		env = append(env, k+"="+v) // exec keeps the last value of a key
 	}
 	cmd := exec.Command("sh", "-c", strings.Join(job.Script, "\n"))
 	cmd.Dir, cmd.Env = project, env
