@@ -48,6 +48,8 @@ func BenchmarkValidate(b *testing.B) {
 			rules: [{matches: [{path: {type: PathPrefix, value: /}}], backendRefs: [{name: target, port: 80}]}]}}`,
 		"VirtualService": `{apiVersion: networking.istio.io/v1, kind: VirtualService, metadata: {name: svc, namespace: ns},
 			spec: {hosts: [svc], http: [{route: [{destination: {host: target, subset: blue}, weight: 30}, {destination: {host: target, subset: green}, weight: 70}]}]}}`,
+		"DestinationRule": `{apiVersion: networking.istio.io/v1, kind: DestinationRule, metadata: {name: svc, namespace: ns},
+			spec: {host: svc, subsets: [{name: blue, labels: {version: blue}}, {name: green, labels: {version: green}}]}}`,
 		"Service": `{apiVersion: v1, kind: Service, metadata: {name: svc, namespace: ns, labels: {app: svc}},
 			spec: {selector: {app: svc}, ports: [{name: http, port: 80, targetPort: 8080}]}}`,
 		"Deployment": `{apiVersion: apps/v1, kind: Deployment, metadata: {name: svc, namespace: ns}, spec: {replicas: 2,
@@ -55,7 +57,7 @@ func BenchmarkValidate(b *testing.B) {
 			spec: {containers: [{name: app, image: "registry.example.com/svc:1.4.2", ports: [{name: http, containerPort: 8080}]}]}}}}`,
 	}
 	cat := NewCatalog(CatalogOptions{GatewayAPIChannel: crds.Standard})
-	for _, kind := range []string{"HTTPRoute", "VirtualService", "Service", "Deployment"} {
+	for _, kind := range []string{"HTTPRoute", "VirtualService", "DestinationRule", "Service", "Deployment"} {
 		objs, err := manifest.Decode(kind, []byte(docs[kind]))
 		if err != nil {
 			b.Fatal(err)

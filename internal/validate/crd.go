@@ -52,6 +52,7 @@ type compiled struct {
 	structural       *structuralschema.Structural
 	schemaValidator  apiservervalidation.SchemaValidator
 	celValidator     *cel.Validator // nil: no x-kubernetes-validations
+	cachedCEL        bool           // celValidator has the cached schema adaptor (celschema.go)
 	preserveUnknown  bool           // spec.preserveUnknownFields
 	statusSubresouce bool           // status is dropped on create
 }
@@ -132,12 +133,14 @@ func (c *CRD) compile(version string) (*compiled, error) {
 				o.v, o.err = nil, fmt.Errorf("%s: compiling CustomResourceDefinition %s version %s failed: %v", c.Origin, c.Plural+"."+c.Group, version, r)
 			}
 		}()
-		o.v, o.err = c.build(version)
+		o.v, o.err = c.build(version, true)
 	})
 	return o.v, o.err
 }
 
-func (c *CRD) build(version string) (*compiled, error) {
+// build compiles version; cachedCEL gives the CEL rules the cached schema
+// adaptor (celschema.go), false runs them exactly as upstream ships them.
+func (c *CRD) build(version string, cachedCEL bool) (*compiled, error) {
 	name := c.Plural + "." + c.Group
 	val, err := apiextensions.GetSchemaForVersion(&c.crd, version)
 	if err != nil {
@@ -167,6 +170,9 @@ func (c *CRD) build(version string) (*compiled, error) {
 	}
 	if out.structural != nil {
 		out.celValidator = cel.NewValidator(out.structural, true, celconfig.PerCallLimit)
+		if cachedCEL {
+			out.cachedCEL = installCachedSchemas(out.celValidator)
+		}
 	}
 	sub, err := apiextensions.GetSubresourcesForVersion(&c.crd, version)
 	if err != nil {
