@@ -21,8 +21,9 @@ type plainKey struct {
 }
 
 // validateCompared validates body with c as routeguard does (the CEL
-// rules through the cached schema adaptor) and exactly as apiextensions
-// ships it, and fails the test unless both results are the same. The
+// rules through the cached schema adaptor, the OpenAPI validators of
+// fields and items kept) and exactly as apiextensions ships it, and fails
+// the test unless both results are the same. The
 // tests of this package validate through it, so every object they hold
 // (every Gateway API rule broken and passed, the Istio cases) is also a
 // case of the cache.
@@ -46,13 +47,13 @@ func validateCompared(t *testing.T, c *CRD, version, namespace string, body map[
 		t.Fatalf("%s %s without the cache: %v", c.Kind, version, err)
 	}
 	if !reflect.DeepEqual(res, plain) {
-		t.Errorf("%s %s: the cached schema adaptor changes the result:\ncached: %+v\nplain:  %+v", c.Kind, version, res, plain)
+		t.Errorf("%s %s: caching changes the result:\ncached: %+v\nplain:  %+v", c.Kind, version, res, plain)
 	}
 	return res, nil
 }
 
-// TestCachedSchemaInstalled: every bundled CRD version with CEL rules gets
-// the cached adaptor (a newer apiextensions that renames what it replaces
+// TestCachedSchemaInstalled: every bundled CRD version gets the cached
+// OpenAPI validators and, with CEL rules, the cached adaptor (a newer apiextensions that renames what it replaces
 // fails here rather than silently costing twice the time).
 func TestCachedSchemaInstalled(t *testing.T) {
 	idx := crds.Bundled()
@@ -66,6 +67,9 @@ func TestCachedSchemaInstalled(t *testing.T) {
 			cv, err := c.compile(v)
 			if err != nil {
 				t.Fatalf("%s %s: %v", e.Kind, v, err)
+			}
+			if _, ok := cv.schemaValidator.(cachedOpenAPI); !ok {
+				t.Errorf("%s %s %s: the OpenAPI validators are not cached", e.Channel, e.Kind, v)
 			}
 			if cv.celValidator == nil {
 				continue

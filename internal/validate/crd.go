@@ -50,7 +50,7 @@ type compiledOnce struct {
 // getOrCreateServingInfoFor).
 type compiled struct {
 	structural       *structuralschema.Structural
-	schemaValidator  apiservervalidation.SchemaValidator
+	schemaValidator  apiservervalidation.SchemaCreateValidator
 	celValidator     *cel.Validator // nil: no x-kubernetes-validations
 	cachedCEL        bool           // celValidator has the cached schema adaptor (celschema.go)
 	preserveUnknown  bool           // spec.preserveUnknownFields
@@ -138,9 +138,11 @@ func (c *CRD) compile(version string) (*compiled, error) {
 	return o.v, o.err
 }
 
-// build compiles version; cachedCEL gives the CEL rules the cached schema
-// adaptor (celschema.go), false runs them exactly as upstream ships them.
-func (c *CRD) build(version string, cachedCEL bool) (*compiled, error) {
+// build compiles version. cached keeps what validating an object would
+// build again for the next: the CEL rules' schema adaptor (celschema.go)
+// and the OpenAPI validators of fields and items (openapicache.go); false
+// validates exactly as upstream ships it.
+func (c *CRD) build(version string, cached bool) (*compiled, error) {
 	name := c.Plural + "." + c.Group
 	val, err := apiextensions.GetSchemaForVersion(&c.crd, version)
 	if err != nil {
@@ -164,13 +166,17 @@ func (c *CRD) build(version string, cachedCEL bool) (*compiled, error) {
 		}
 		out.structural = s
 	}
-	out.schemaValidator, _, err = apiservervalidation.NewSchemaValidator(props)
+	sv, openapi, err := apiservervalidation.NewSchemaValidator(props)
 	if err != nil {
 		return nil, fmt.Errorf("%s: CustomResourceDefinition %s version %s: %w", c.Origin, name, version, err)
 	}
+	out.schemaValidator = sv
+	if cached {
+		out.schemaValidator = newCachedOpenAPI(openapi)
+	}
 	if out.structural != nil {
 		out.celValidator = cel.NewValidator(out.structural, true, celconfig.PerCallLimit)
-		if cachedCEL {
+		if cached {
 			out.cachedCEL = installCachedSchemas(out.celValidator)
 		}
 	}
