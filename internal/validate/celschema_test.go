@@ -152,3 +152,22 @@ func TestCachedSchemaPerObject(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCachedSynthetic: the custom resources of a synthetic repository
+// (one in 200 objects with a dangling reference, which validation does not
+// judge) validate the same with and without caching, and clean.
+func TestCachedSynthetic(t *testing.T) {
+	jobs := syntheticCustomResources(t, 2000)
+	if len(jobs) < 1000 {
+		t.Fatalf("only %d custom resources", len(jobs))
+	}
+	for _, j := range jobs {
+		res, err := validateCompared(t, j.crd, j.o.Version(), "ns", j.o.Body)
+		if err != nil {
+			t.Fatalf("%s %s: %v", j.o.Kind, j.o.Name, err)
+		}
+		if len(res.Violations) > 0 {
+			t.Errorf("%s %s: %v", j.o.Kind, j.o.Name, res.Violations)
+		}
+	}
+}
