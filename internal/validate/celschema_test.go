@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -168,6 +169,47 @@ func TestCachedSynthetic(t *testing.T) {
 		}
 		if len(res.Violations) > 0 {
 			t.Errorf("%s %s: %v", j.o.Kind, j.o.Name, res.Violations)
+		}
+	}
+}
+
+// TestCachedOpenAPIBeyondKept: items past the kept ones and the keys of
+// maps (additionalProperties), whose validators are built each time,
+// report what upstream reports, at the same paths.
+func TestCachedOpenAPIBeyondKept(t *testing.T) {
+	idx := crds.Bundled()
+	crd, err := bundledCRD(idx, idx.Find("networking.istio.io", "DestinationRule")[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subsets []any
+	for i := range maxKeptIndex + 8 {
+		subset := map[string]any{"name": fmt.Sprintf("s%d", i), "labels": map[string]any{"version": fmt.Sprintf("v%d", i), fmt.Sprintf("k%d", i): "x"}}
+		switch i {
+		case 3, maxKeptIndex + 5:
+			delete(subset, "name")
+		case 7, maxKeptIndex + 6:
+			subset["labels"].(map[string]any)["track"] = 42
+		}
+		subsets = append(subsets, subset)
+	}
+	for round := range 2 { // the second round meets the kept validators
+		body := map[string]any{"apiVersion": "networking.istio.io/v1", "kind": "DestinationRule",
+			"metadata": map[string]any{"name": "d", "namespace": "apps"}, "spec": map[string]any{"host": "shop", "subsets": subsets}}
+		res, err := validateCompared(t, crd, "v1", "apps", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, v := range res.Violations {
+			got = append(got, v.Field)
+		}
+		want := []string{"spec.subsets[3].name", fmt.Sprintf("spec.subsets[%d].name", maxKeptIndex+5),
+			"spec.subsets[7].labels.track", fmt.Sprintf("spec.subsets[%d].labels.track", maxKeptIndex+6)}
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("round %d: no violation at %s; got %v", round, w, res.Violations)
+			}
 		}
 	}
 }

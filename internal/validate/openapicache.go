@@ -15,7 +15,9 @@ import (
 // rules' adaptor was cached). Its validators do not change once built
 // (only SetPath writes to them, and validation never calls it) and it asks
 // its options for them, so cachedOpenAPI gives it the same validators,
-// built once per schema node and path for the compiled CRD version.
+// built once per schema node and path for the compiled CRD version (the
+// properties a schema defines and the first items of arrays: bounded by
+// the schema, not by the objects).
 
 // cachedOpenAPI validates as apiextensions' schema validator for a create
 // (NewSchemaValidator's, with no old object: kube-openapi's validator with
@@ -61,8 +63,13 @@ func newOpenAPINode(schema *spec.Schema, root any, path string, formats strfmt.R
 
 // field returns the validator of a field: a property's schema when the
 // node has the property, else additionalProperties' (the object
-// validator's only two callers here).
+// validator's only two callers here). Only properties are kept: the keys
+// of a map (additionalProperties) are the object's, as many as objects
+// may hold, and their validators are built each time, as upstream does.
 func (n *openAPINode) field(field string, schema *spec.Schema, root any, path string, formats strfmt.Registry, _ ...validate.Option) validate.ValueValidator {
+	if _, ok := n.schema.Properties[field]; !ok {
+		return validate.NewSchemaValidator(schema, root, path, formats)
+	}
 	if c, ok := n.fields.Load(field); ok {
 		return c.(*openAPINode).v
 	}
@@ -70,8 +77,16 @@ func (n *openAPINode) field(field string, schema *spec.Schema, root any, path st
 	return c.(*openAPINode).v
 }
 
+// maxKeptIndex bounds the array items whose validators are kept per node:
+// lists longer than that are rare, and an object should not grow the
+// cache without bound.
+const maxKeptIndex = 64
+
 // index returns the validator of an array item (items' schema).
 func (n *openAPINode) index(i int, schema *spec.Schema, root any, path string, formats strfmt.Registry, _ ...validate.Option) validate.ValueValidator {
+	if i >= maxKeptIndex {
+		return validate.NewSchemaValidator(schema, root, path, formats)
+	}
 	if c, ok := n.items.Load(i); ok {
 		return c.(*openAPINode).v
 	}
