@@ -2,10 +2,13 @@ package validate
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/crds"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/synth"
 )
 
 // BenchmarkCompile measures what the first object of a kind costs a
@@ -48,6 +51,8 @@ func BenchmarkValidate(b *testing.B) {
 			rules: [{matches: [{path: {type: PathPrefix, value: /}}], backendRefs: [{name: target, port: 80}]}]}}`,
 		"VirtualService": `{apiVersion: networking.istio.io/v1, kind: VirtualService, metadata: {name: svc, namespace: ns},
 			spec: {hosts: [svc], http: [{route: [{destination: {host: target, subset: blue}, weight: 30}, {destination: {host: target, subset: green}, weight: 70}]}]}}`,
+		"DestinationRule": `{apiVersion: networking.istio.io/v1, kind: DestinationRule, metadata: {name: svc, namespace: ns},
+			spec: {host: svc, subsets: [{name: blue, labels: {version: blue}}, {name: green, labels: {version: green}}]}}`,
 		"Service": `{apiVersion: v1, kind: Service, metadata: {name: svc, namespace: ns, labels: {app: svc}},
 			spec: {selector: {app: svc}, ports: [{name: http, port: 80, targetPort: 8080}]}}`,
 		"Deployment": `{apiVersion: apps/v1, kind: Deployment, metadata: {name: svc, namespace: ns}, spec: {replicas: 2,
@@ -55,7 +60,7 @@ func BenchmarkValidate(b *testing.B) {
 			spec: {containers: [{name: app, image: "registry.example.com/svc:1.4.2", ports: [{name: http, containerPort: 8080}]}]}}}}`,
 	}
 	cat := NewCatalog(CatalogOptions{GatewayAPIChannel: crds.Standard})
-	for _, kind := range []string{"HTTPRoute", "VirtualService", "Service", "Deployment"} {
+	for _, kind := range []string{"HTTPRoute", "VirtualService", "DestinationRule", "Service", "Deployment"} {
 		objs, err := manifest.Decode(kind, []byte(docs[kind]))
 		if err != nil {
 			b.Fatal(err)
@@ -78,6 +83,80 @@ func BenchmarkValidate(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// syntheticJob is a custom resource of a synthetic repository and the
+// bundled CRD it is validated against.
+type syntheticJob struct {
+	o   *manifest.Object
+	crd *CRD
+}
+
+// syntheticCustomResources returns the custom resources of routeguard-synth's
+// repository of about objects objects (HTTPRoutes, VirtualServices,
+// DestinationRules, Gateways), in file order.
+func syntheticCustomResources(tb testing.TB, objects int) []syntheticJob {
+	tb.Helper()
+	opts := synth.Options{Seed: 1}
+	opts.Services = synth.ForObjects(objects, opts)
+	repo, err := synth.Generate(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cat := NewCatalog(CatalogOptions{GatewayAPIChannel: crds.Standard})
+	var jobs []syntheticJob
+	for _, p := range slices.Sorted(maps.Keys(repo.Files)) {
+		objs, err := manifest.Decode(p, repo.Files[p])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, o := range objs {
+			if !IsBuiltinGroup(o.Group()) {
+				jobs = append(jobs, syntheticJob{o, cat.Lookup(o.Group(), o.Kind)[0].CRD})
+			}
+		}
+	}
+	return jobs
+}
+
+// BenchmarkValidateSynthetic validates the custom resources of the
+// synthetic repository of 10,000 objects against their bundled CRDs,
+// serially, once their versions are compiled: "cached" as routeguard does
+// (the CEL rules' schema adaptor and the OpenAPI validators of fields and
+// items kept per compiled version), "upstream" exactly as apiextensions
+// ships it (TestCachedSynthetic shows both give the same results).
+func BenchmarkValidateSynthetic(b *testing.B) {
+	jobs := syntheticCustomResources(b, 10000)
+	ctx := context.Background()
+	for _, cached := range []bool{true, false} {
+		versions := map[plainKey]*compiled{}
+		for _, j := range jobs {
+			k := plainKey{j.crd, j.o.Version()}
+			if versions[k] != nil {
+				continue
+			}
+			cv, err := j.crd.compile(k.version)
+			if !cached {
+				cv, err = j.crd.build(k.version, false)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			versions[k] = cv
+		}
+		name := map[bool]string{true: "cached", false: "upstream"}[cached]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, j := range jobs {
+					if _, err := j.crd.validate(ctx, versions[plainKey{j.crd, j.o.Version()}], "ns", j.o.Body); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(len(jobs)), "objects")
 		})
 	}
 }

@@ -50,8 +50,9 @@ type compiledOnce struct {
 // getOrCreateServingInfoFor).
 type compiled struct {
 	structural       *structuralschema.Structural
-	schemaValidator  apiservervalidation.SchemaValidator
+	schemaValidator  apiservervalidation.SchemaCreateValidator
 	celValidator     *cel.Validator // nil: no x-kubernetes-validations
+	cachedCEL        bool           // celValidator has the cached schema adaptor (celschema.go)
 	preserveUnknown  bool           // spec.preserveUnknownFields
 	statusSubresouce bool           // status is dropped on create
 }
@@ -132,12 +133,16 @@ func (c *CRD) compile(version string) (*compiled, error) {
 				o.v, o.err = nil, fmt.Errorf("%s: compiling CustomResourceDefinition %s version %s failed: %v", c.Origin, c.Plural+"."+c.Group, version, r)
 			}
 		}()
-		o.v, o.err = c.build(version)
+		o.v, o.err = c.build(version, true)
 	})
 	return o.v, o.err
 }
 
-func (c *CRD) build(version string) (*compiled, error) {
+// build compiles version. cached keeps what validating an object would
+// build again for the next: the CEL rules' schema adaptor (celschema.go)
+// and the OpenAPI validators of fields and items (openapicache.go); false
+// validates exactly as upstream ships it.
+func (c *CRD) build(version string, cached bool) (*compiled, error) {
 	name := c.Plural + "." + c.Group
 	val, err := apiextensions.GetSchemaForVersion(&c.crd, version)
 	if err != nil {
@@ -161,12 +166,19 @@ func (c *CRD) build(version string) (*compiled, error) {
 		}
 		out.structural = s
 	}
-	out.schemaValidator, _, err = apiservervalidation.NewSchemaValidator(props)
+	sv, openapi, err := apiservervalidation.NewSchemaValidator(props)
 	if err != nil {
 		return nil, fmt.Errorf("%s: CustomResourceDefinition %s version %s: %w", c.Origin, name, version, err)
 	}
+	out.schemaValidator = sv
+	if cached {
+		out.schemaValidator = newCachedOpenAPI(openapi)
+	}
 	if out.structural != nil {
 		out.celValidator = cel.NewValidator(out.structural, true, celconfig.PerCallLimit)
+		if cached {
+			out.cachedCEL = installCachedSchemas(out.celValidator)
+		}
 	}
 	sub, err := apiextensions.GetSubresourcesForVersion(&c.crd, version)
 	if err != nil {

@@ -41,6 +41,11 @@ func (c *CRD) ValidateCustomResource(ctx context.Context, version, namespace str
 	if err != nil {
 		return nil, err
 	}
+	return c.validate(ctx, cv, namespace, body)
+}
+
+// validate is ValidateCustomResource with the compiled version.
+func (c *CRD) validate(ctx context.Context, cv *compiled, namespace string, body map[string]any) (*Result, error) {
 	u, ok := deepCopyJSON(body).(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("object body is not a map")

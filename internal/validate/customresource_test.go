@@ -70,7 +70,7 @@ func validateDoc(t *testing.T, c *CRD, doc string) *Result {
 	if err := yaml.Unmarshal([]byte(doc), &body); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.ValidateCustomResource(context.Background(), "v1", "apps", body)
+	res, err := validateCompared(t, c, "v1", "apps", body)
 	if err != nil {
 		t.Fatal(err)
 	}

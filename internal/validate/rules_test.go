@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,7 +157,7 @@ func TestRulesNotEvaluatedOnCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := crd.ValidateCustomResource(context.Background(), "v1", "apps", objs[0].Body)
+		res, err := validateCompared(t, crd, "v1", "apps", objs[0].Body)
 		if err != nil || len(res.Violations) > 0 {
 			t.Errorf("%s: %v %v", tc.kind, err, res)
 		}
@@ -182,7 +181,7 @@ func runRuleCases(t *testing.T, crd *CRD, channel, version string, rc ruleCases,
 		t.Helper()
 		label := fmt.Sprintf("%s %s/%s %s: %s", channel, rc.Kind, version, obj["metadata"].(map[string]any)["name"], name)
 		obj["apiVersion"] = rc.Group + "/" + version
-		res, err := crd.ValidateCustomResource(context.Background(), version, "apps", obj)
+		res, err := validateCompared(t, crd, version, "apps", obj)
 		if err != nil {
 			t.Fatalf("%s: %v", label, err)
 		}
