@@ -8,6 +8,13 @@
 #
 #   scripts/bench-diff.sh               # N=1000, 3 runs
 #   N=200 RUNS=1 scripts/bench-diff.sh
+#   KIND=kustomize scripts/bench-diff.sh  # Kustomize apps over one shared
+#                                         # base (Services, Deployment); each
+#                                         # app adds its HTTPRoute
+#
+# Every KIND=kustomize app reads the shared base, so the trace of each
+# render (docs/diff.md) must follow it to decide that only the changed app
+# is affected.
 #
 # Needs: go, git, GNU time (apt-get install -y time).
 set -euo pipefail
@@ -33,6 +40,50 @@ spec:
   gatewayClassName: envoy
   listeners: [{name: https, protocol: HTTPS, port: 443, hostname: "*.example.com", allowedRoutes: {namespaces: {from: All}}, tls: {certificateRefs: [{name: wildcard}]}}]
 YAML
+KIND=${KIND:-plain}
+if [ "$KIND" = kustomize ]; then
+mkdir -p "$REPO/bases/web"
+echo 'resources: [services.yaml, deployment.yaml]' > "$REPO/bases/web/kustomization.yaml"
+cat > "$REPO/bases/web/services.yaml" <<'YAML'
+apiVersion: v1
+kind: Service
+metadata: {name: web-blue}
+spec: {selector: {app: web, slot: blue}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-green}
+spec: {selector: {app: web, slot: green}, ports: [{port: 80}]}
+YAML
+cat > "$REPO/bases/web/deployment.yaml" <<'YAML'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: "nginx:1.27"}]}
+YAML
+for i in $(seq -w 1 "$N"); do
+  d=$REPO/apps/app$i
+  mkdir -p "$d"
+  printf 'namespace: app%s\nresources: [../../bases/web, app.yaml]\n' "$i" > "$d/kustomization.yaml"
+  cat > "$d/app.yaml" <<YAML
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web}
+spec:
+  parentRefs: [{name: public, namespace: edge}]
+  hostnames: [app$i.example.com]
+  rules:
+  - backendRefs:
+    - {name: web-blue, port: 80, weight: 90}
+    - {name: web-green, port: 80, weight: 10}
+YAML
+done
+else
 for i in $(seq -w 1 "$N"); do
   d=$REPO/apps/app$i
   mkdir -p "$d"
@@ -69,6 +120,7 @@ spec:
     spec: {containers: [{name: app, image: "nginx:1.27"}]}
 YAML
 done
+fi
 git() { command git -C "$REPO" -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false "$@"; }
 git init -q
 git add -A && git commit -qm base
@@ -91,13 +143,13 @@ measure() { # label, dir, command...
   printf '| %s | %.2f s | %.2f s | %d MiB |\n' "$label" "$wall" "$(echo "$user + $sys" | bc)" "$((rss / 1024))"
 }
 
-echo "Generated $N applications + 1 Gateway; one app's weights changed. Best of $RUNS, $(nproc) cores."
+echo "Generated $N $KIND applications + 1 Gateway; one app's weights changed. Best of $RUNS, $(nproc) cores."
 echo
 echo "| run | wall | CPU | peak RSS |"
 echo "|---|---|---|---|"
 measure "routeguard diff --base HEAD~1 --head HEAD (both exported from git)" "$REPO" "$RG" diff --base HEAD~1 --head HEAD "${paths[@]}"
 measure "routeguard diff --base HEAD~1 (head: the work tree)" "$REPO" "$RG" diff --base HEAD~1 "${paths[@]}"
-measure "routeguard analyze, base revision in full" "$WORK/base" "$RG" analyze "${paths[@]}"
-measure "routeguard analyze, head revision in full" "$REPO" "$RG" analyze "${paths[@]}"
+measure "routeguard analyze, base revision in full" "$WORK/base" "$RG" analyze --repo-root . "${paths[@]}"
+measure "routeguard analyze, head revision in full" "$REPO" "$RG" analyze --repo-root . "${paths[@]}"
 echo
 (cd "$REPO" && "$RG" diff --base HEAD~1 --head HEAD "${paths[@]}" | tail -n 3) || true
