@@ -4,11 +4,14 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // A Trace records what a render observed of a root: which files it read,
@@ -192,7 +195,15 @@ const maxObservedBytes = 1 << 30
 func (r *Root) observe(o observation) string {
 	switch o.op {
 	case opRead:
-		fi, err := r.fsys.Stat(o.path)
+		// One walk of the path: open (without blocking, should it be a
+		// FIFO; a tree exported from git holds none), then look at what
+		// was opened.
+		f, err := r.fsys.OpenFile(o.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return "error " + errKind(err)
+		}
+		defer f.Close()
+		fi, err := f.Stat()
 		switch {
 		case err != nil:
 			return "error " + errKind(err)
@@ -201,11 +212,11 @@ func (r *Root) observe(o observation) string {
 		case fi.Size() > maxObservedBytes:
 			return fmt.Sprintf("file %d", fi.Size())
 		}
-		data, err := r.fsys.ReadFile(o.path)
-		if err != nil {
+		h := sha256.New()
+		if _, err := io.Copy(h, io.LimitReader(f, maxObservedBytes+1)); err != nil {
 			return "error " + errKind(err)
 		}
-		return fmt.Sprintf("%x", sha256.Sum256(data))
+		return fmt.Sprintf("%x", h.Sum(nil))
 	case opStat, opLstat:
 		var fi fs.FileInfo
 		var err error
