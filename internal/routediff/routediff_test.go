@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -350,6 +351,15 @@ func TestPathThatDoesNotRender(t *testing.T) {
 	if len(res.Intro) != 1 || res.Intro[0].Code != "RG0009" || res.Intro[0].Source.File != "apps/reviews" ||
 		strings.Contains(res.Intro[0].Message, dir) || strings.Contains(res.Intro[0].Message, os.TempDir()) {
 		t.Fatalf("introduced %+v, want one RG0009 on apps/reviews without a temporary path", res.Intro)
+	}
+	// Said as an error, and every output format can write it (a finding
+	// without a severity made the JSON report fail).
+	if res.Intro[0].Severity != analysis.SeverityError {
+		t.Errorf("RG0009 severity %v, want error", res.Intro[0].Severity)
+	}
+	var js bytes.Buffer
+	if err := res.WriteJSON(&js); err != nil || !strings.Contains(js.String(), `"RG0009"`) {
+		t.Errorf("json: %v\n%s", err, js.String())
 	}
 
 	// Broken at both revisions: neither introduced nor fixed, a notice.

@@ -295,8 +295,12 @@ func renderFailure(ctx context.Context, root, rel string, err error) (*pipeline.
 		return nil, err
 	}
 	msg := strings.ReplaceAll(err.Error(), root+string(filepath.Separator), "")
+	sev := analysis.SeverityError
+	if c, ok := analysis.LookupCode(analysis.CodeAppNotRendered); ok {
+		sev = c.Severity
+	}
 	return &pipeline.Outcome{Set: manifest.NewSet(), Findings: []analysis.Finding{{
-		Code: analysis.CodeAppNotRendered, Source: manifest.Source{File: rel}, Analyzer: "diff",
+		Code: analysis.CodeAppNotRendered, Severity: sev, Source: manifest.Source{File: rel}, Analyzer: "diff",
 		Message: rel + " does not render: " + msg}}}, nil
 }
 
