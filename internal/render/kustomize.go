@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -12,6 +13,27 @@ import (
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
+
+// kustomizeHelmTemp matches the temporary directories Kustomize names in
+// its helm errors (HELM_CONFIG_HOME=...).
+var kustomizeHelmTemp = regexp.MustCompile(`/[^ \]'"]*/kustomize-helm-[0-9]+`)
+
+// scrubHelmShim takes the per-render temporary paths out of Kustomize's
+// message about a failed helm call (the shim's path and Kustomize's helm
+// home), so that the same repository gives the same message every run.
+func scrubHelmShim(msg, command string) string {
+	msg = strings.ReplaceAll(msg, command, "helm")
+	return kustomizeHelmTemp.ReplaceAllString(msg, "$$TMPDIR/kustomize-helm")
+}
+
+// scrubbed is an error with another message, still wrapping the original.
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (s scrubbed) Error() string { return s.msg }
+func (s scrubbed) Unwrap() error { return s.err }
 
 // renderKustomize builds appDir with the Kustomize SDK (krusty), as Argo CD's
 // `kustomize build` does, with three differences that keep it safe in a
@@ -61,7 +83,7 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		return nil, fsys.refused
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), err)
+		return nil, fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), scrubbed{r.relativize(scrubHelmShim(err.Error(), command)), err})
 	}
 	keepOrigins := false
 	for _, n := range kustomizationFileNames {

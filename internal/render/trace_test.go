@@ -189,3 +189,22 @@ func TestTraceOpaque(t *testing.T) {
 		t.Errorf("a plain render against itself: same %v (%s), %d observations", same, why, tr.Len())
 	}
 }
+
+// TestKustomizeHelmErrorIsStable: a helmCharts chart that is not in the
+// repository fails with the same message every time (no temporary paths).
+func TestKustomizeHelmErrorIsStable(t *testing.T) {
+	repo := writeTree(t, map[string]string{
+		"app/kustomization.yaml": "helmCharts:\n- name: nginx\n  repo: https://charts.example.com\n  version: 1.0.0\n",
+	})
+	var msgs []string
+	for range 2 {
+		_, err := renderIn(t, repo, "app", Options{AllowNetwork: true})
+		if err == nil {
+			t.Fatal("a chart that is not in the repository rendered")
+		}
+		msgs = append(msgs, err.Error())
+	}
+	if msgs[0] != msgs[1] || strings.Contains(msgs[0], "routeguard-helm-") || strings.Contains(msgs[0], os.TempDir()+"/") {
+		t.Errorf("unstable or temporary paths in the message:\n%s\n%s", msgs[0], msgs[1])
+	}
+}
