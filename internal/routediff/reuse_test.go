@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -119,5 +120,20 @@ func TestReuseFollowsKustomizeBases(t *testing.T) {
 				t.Errorf("%d route entries changed, want %d: %+v", n, tt.routes, res.Routing.Entries)
 			}
 		})
+	}
+}
+
+// TestFindingsOncePerKind: RG5007 is said once per kind, on the kind's
+// first object; another object coming first is not a finding introduced
+// and one fixed. Other findings stay matched by object.
+func TestFindingsOncePerKind(t *testing.T) {
+	f := func(code, kind, name string) analysis.Finding {
+		return analysis.Finding{Code: code, Object: analysis.ObjectRef{APIVersion: "gateway.envoyproxy.io/v1alpha1", Kind: kind, Namespace: "a", Name: name}}
+	}
+	base := []analysis.Finding{f(analysis.CodeNoSchema, "SecurityPolicy", "first"), f("RG1101", "HTTPRoute", "web")}
+	head := []analysis.Finding{f(analysis.CodeNoSchema, "SecurityPolicy", "other"), f("RG1101", "HTTPRoute", "api")}
+	intro, fixed := compareFindings(base, head)
+	if len(intro) != 1 || intro[0].Object.Name != "api" || len(fixed) != 1 || fixed[0].Object.Name != "web" {
+		t.Errorf("introduced %+v, fixed %+v; want only the RG1101 pair", intro, fixed)
 	}
 }

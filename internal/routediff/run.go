@@ -387,6 +387,13 @@ func findingKey(f analysis.Finding) string {
 	if f.Object.Kind == "" { // about a path (renderFailure), not an object
 		return f.Code + "\x00" + f.Source.File
 	}
+	if f.Code == analysis.CodeNoSchema { // said once per kind, on its first object
+		group, _, _ := strings.Cut(f.Object.APIVersion, "/")
+		if !strings.Contains(f.Object.APIVersion, "/") {
+			group = ""
+		}
+		return f.Code + "\x00" + group + "\x00" + f.Object.Kind
+	}
 	return f.Code + "\x00" + f.Subject()
 }
 
