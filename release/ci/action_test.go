@@ -265,7 +265,7 @@ func TestActionRefusesBadInput(t *testing.T) {
 		{name: "checksum mismatch", tamper: true, step: "install", log: "but the release's checksums.txt says"},
 		{name: "not a version", inputs: map[string]string{"version": "latest; rm -rf /"}, step: "install", log: "input version must name a release such as v0.1.0"},
 		{name: "no such release", inputs: map[string]string{"version": "v9.9.9"}, step: "install", log: "is v9.9.9 a routeguard release?"},
-		{name: "unknown command", inputs: map[string]string{"command": "render"}, step: "run", log: "input command must be analyze, flux-build or diff, got 'render'"},
+		{name: "unknown command", inputs: map[string]string{"command": "render"}, step: "run", log: "input command must be analyze, flux-build, diff, flux-diff or argocd-diff, got 'render'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -289,24 +289,35 @@ func TestActionRefusesBadInput(t *testing.T) {
 // comment file, the comment step runs and, outside a pull request, posts
 // nothing; routing changes alone do not fail the step.
 func TestActionDiff(t *testing.T) {
-	in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false),
-		"command": "diff", "base": "HEAD", "paths": "examples/apps/routing/gateways"}
-	r := runAction(t, in)
-	if r.outputs["run"]["exit-code"] != "0" || r.failed != "" {
-		t.Fatalf("exit-code %q, failed step %q:\n%s", r.outputs["run"]["exit-code"], r.failed, r.log)
-	}
-	comment := r.outputs["run"]["comment-file"]
-	data, err := os.ReadFile(comment)
-	if err != nil || !strings.HasPrefix(string(data), "<!-- routeguard-diff -->\n") {
-		t.Fatalf("comment-file %q: %v\n%s", comment, err, data)
-	}
-	if r.outputs["run"]["sarif-file"] != "" {
-		t.Errorf("diff set sarif-file: the upload would close every alert")
-	}
-	if !strings.Contains(r.summary, "### routeguard: routing review") {
-		t.Errorf("summary lacks the review:\n%s", r.summary)
-	}
-	if !r.ran["comment"] || !strings.Contains(r.log, "not a pull request") {
-		t.Errorf("comment step ran=%v:\n%s", r.ran["comment"], r.log)
+	for _, tt := range []struct{ command, paths, run string }{
+		{"diff", "examples/apps/routing/gateways", "routeguard diff --base HEAD"},
+		{"flux-diff", "examples/flux/clusters/prod", "routeguard flux diff --base HEAD"},
+		{"argocd-diff", "examples/argocd/root-app.yaml", "routeguard argocd diff --base HEAD"},
+	} {
+		t.Run(tt.command, func(t *testing.T) {
+			in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false),
+				"command": tt.command, "base": "HEAD", "paths": tt.paths}
+			r := runAction(t, in)
+			if r.outputs["run"]["exit-code"] != "0" || r.failed != "" {
+				t.Fatalf("exit-code %q, failed step %q:\n%s", r.outputs["run"]["exit-code"], r.failed, r.log)
+			}
+			if !strings.Contains(r.log, tt.run) {
+				t.Errorf("the log does not show %q:\n%s", tt.run, r.log)
+			}
+			comment := r.outputs["run"]["comment-file"]
+			data, err := os.ReadFile(comment)
+			if err != nil || !strings.HasPrefix(string(data), "<!-- routeguard-diff -->\n") || !strings.Contains(string(data), tt.paths) {
+				t.Fatalf("comment-file %q: %v\n%s", comment, err, data)
+			}
+			if r.outputs["run"]["sarif-file"] != "" {
+				t.Errorf("diff set sarif-file: the upload would close every alert")
+			}
+			if !strings.Contains(r.summary, "### routeguard: routing review") {
+				t.Errorf("summary lacks the review:\n%s", r.summary)
+			}
+			if !r.ran["comment"] || !strings.Contains(r.log, "not a pull request") {
+				t.Errorf("comment step ran=%v:\n%s", r.ran["comment"], r.log)
+			}
+		})
 	}
 }

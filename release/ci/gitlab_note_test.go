@@ -157,3 +157,19 @@ func TestGitLabNoteNotPosted(t *testing.T) {
 		})
 	}
 }
+
+// TestGitLabTreeDiffs: command flux-diff and argocd-diff run routeguard's
+// whole-tree diffs and write the review as diff does.
+func TestGitLabTreeDiffs(t *testing.T) {
+	t.Parallel()
+	needTools(t)
+	for command, paths := range map[string]string{"flux-diff": "examples/flux/clusters/prod", "argocd-diff": "examples/argocd/root-app.yaml"} {
+		in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false), "command": command, "paths": paths}
+		env := map[string]string{"CI_PIPELINE_SOURCE": "merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA": "HEAD"}
+		project, code, log := gitlabRunEnv(t, in, env, true)
+		data, err := os.ReadFile(filepath.Join(project, "routeguard-diff.md"))
+		if code != 0 || err != nil || !strings.HasPrefix(string(data), marker+"\n") || !strings.Contains(string(data), paths) {
+			t.Errorf("%s: exit %d, review %v:\n%s\n%s", command, code, err, data, log)
+		}
+	}
+}

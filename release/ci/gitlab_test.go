@@ -145,7 +145,7 @@ func TestGitLabTemplateInputs(t *testing.T) {
 		want   string
 	}{
 		{map[string]string{}, "input version is required"},
-		{map[string]string{"version": "v1.0.0", "command": "render"}, "command: render is not one of analyze, flux-build, diff"},
+		{map[string]string{"version": "v1.0.0", "command": "render"}, "command: render is not one of analyze, flux-build, diff, flux-diff, argocd-diff"},
 		{map[string]string{"version": "v1.0.0", "comand": "analyze"}, "unknown input comand"},
 	} {
 		if _, err := tp.interpolate(tt.inputs); err == nil || err.Error() != tt.want {
