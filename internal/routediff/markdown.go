@@ -50,6 +50,16 @@ func (r *Result) markdown(limit int, withMap bool) string {
 	b.WriteString(Marker + "\n### routeguard: routing review\n\n")
 	fmt.Fprintf(&b, "**base** %s → **head** %s · paths: %s\n\n", mdCode(revString(r.Base)), mdCode(revString(r.Head)), mdCode(strings.Join(r.Paths, " ")))
 	fmt.Fprintf(&b, "**%s**\n", mdText(r.Summary()))
+	if n := len(r.NotCompared); n > 0 {
+		fmt.Fprintf(&b, "\n> ⚠️ %d part(s) could be built at neither revision and were not compared:\n", n)
+		for i, t := range r.NotCompared {
+			if i == max(limit, 5) {
+				fmt.Fprintf(&b, "> _… and %d more (stderr of the run has them all)._\n", n-i)
+				break
+			}
+			b.WriteString("> - " + mdText(t) + "\n")
+		}
+	}
 	for _, s := range r.sections() {
 		if len(s.rows) == 0 {
 			continue

@@ -1,11 +1,13 @@
 package routediff
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -135,5 +137,49 @@ func TestFindingsOncePerKind(t *testing.T) {
 	intro, fixed := compareFindings(base, head)
 	if len(intro) != 1 || intro[0].Object.Name != "api" || len(fixed) != 1 || fixed[0].Object.Name != "web" {
 		t.Errorf("introduced %+v, fixed %+v; want only the RG1101 pair", intro, fixed)
+	}
+}
+
+// TestNotCompared: what fails to build at both revisions is said (a
+// warning), not passed off as "no routing change"; what the change breaks
+// is an introduced finding, not a warning.
+func TestNotCompared(t *testing.T) {
+	app := func(name string) analysis.Finding {
+		return analysis.Finding{Code: analysis.CodeAppNotRendered, Message: "does not render: remote base",
+			Object: analysis.ObjectRef{APIVersion: "argoproj.io/v1alpha1", Kind: "Application", Namespace: "argocd", Name: name}}
+	}
+	nothing := analysis.Finding{Code: analysis.CodeNothingChecked, Message: "holds no routing object",
+		Object: analysis.ObjectRef{Kind: "Cluster", Name: "in-cluster"}}
+	base := []analysis.Finding{app("a"), nothing}
+	head := []analysis.Finding{app("a"), app("b"), nothing}
+	got := notCompared(base, head)
+	// RG0100 (no routing object) is not a part left unbuilt: its objects
+	// were compared.
+	if len(got) != 1 || !strings.Contains(got[0].Text, "RG0009 Application argocd/a at both revisions, not compared") ||
+		got[0].Level != pipeline.LevelWarning {
+		t.Errorf("notices %+v", got)
+	}
+}
+
+// TestNotComparedInMarkdown: the pull request comment says what was not
+// compared, escaped like all repository text.
+func TestNotComparedInMarkdown(t *testing.T) {
+	dir := kustomizeRepo(t, map[string]string{"bases/web/route.yaml": "", "apps/c/kustomization.yaml": "resources: [missing|<b>.yaml]\n"})
+	// apps/c breaks at head only: introduced, not "not compared".
+	res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: []string{"apps/a", "apps/c"}, TempDir: t.TempDir(), Analyze: analyze})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.NotCompared) != 0 {
+		t.Errorf("not compared %v, want none", res.NotCompared)
+	}
+	// Broken at both revisions: said in the comment.
+	res.NotCompared = []string{"RG0009 Application argocd/x|<b> at both revisions, not compared: remote base"}
+	var b bytes.Buffer
+	if err := res.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "could be built at neither revision") || strings.Contains(b.String(), "x|<b>") {
+		t.Errorf("markdown:\n%s", b.String())
 	}
 }

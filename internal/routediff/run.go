@@ -86,6 +86,9 @@ type Result struct {
 	Fixed   []analysis.Finding `json:"-"`
 	Objects []KindChange       `json:"otherObjects,omitempty"`
 	Notices []pipeline.Notice  `json:"-"`
+	// NotCompared says what could be built at neither revision (the
+	// warnings among Notices), for the pull request comment and JSON.
+	NotCompared []string `json:"notCompared,omitempty"`
 	// Reused counts the paths rendered once, without analysis: everything
 	// their render read is the same in both revisions (see reuse.go).
 	Reused int `json:"pathsNotRerendered"`
@@ -170,6 +173,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.HeadMap = routemap.Build(headSet, opts.DefaultNamespace)
 	res.Routing = routemap.Compare(res.BaseMap, res.HeadMap)
 	res.Intro, res.Fixed = compareFindings(baseFindings, headFindings)
+	res.Notices = append(res.Notices, notCompared(baseFindings, headFindings)...)
+	for _, n := range res.Notices {
+		if n.Level == pipeline.LevelWarning && strings.Contains(n.Text, "not compared") {
+			res.NotCompared = append(res.NotCompared, n.Text)
+		}
+	}
 	res.Objects = compareObjects(baseSet, headSet)
 	return res, nil
 }
@@ -379,6 +388,43 @@ func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []a
 		notices = append(notices, out.Notices...)
 	}
 	return set, findings, notices, nil
+}
+
+// uncheckedCodes are the findings that say part of a revision was not
+// built. (RG0100, no routing object, is not one: the objects were built
+// and compared.)
+var uncheckedCodes = map[string]bool{
+	analysis.CodeAppNotRendered: true, analysis.CodeFluxBuildFailed: true,
+	analysis.CodeHelmReleaseFailed: true, analysis.CodeNotBuilt: true,
+}
+
+// notCompared warns about what could be checked at neither revision (the
+// same "not built" or "nothing checked" finding on both sides): the diff
+// cannot say whether the change touches it, and an empty diff must not
+// read as "nothing changed" there. Paths that do not render in the analyze
+// mode have their own warning (notRendered).
+func notCompared(base, head []analysis.Finding) []pipeline.Notice {
+	inBase := map[string]bool{}
+	for _, f := range base {
+		inBase[findingKey(f)] = true
+	}
+	var out []pipeline.Notice
+	for _, f := range head {
+		if !uncheckedCodes[f.Code] || f.Analyzer == "diff" || !inBase[findingKey(f)] {
+			continue
+		}
+		what := f.Subject()
+		if f.Object.Kind == "" {
+			what = f.Source.File
+		}
+		msg, _, _ := strings.Cut(f.Message, "\n")
+		if len(msg) > 300 {
+			msg = msg[:300] + "..."
+		}
+		out = append(out, pipeline.Notice{Level: pipeline.LevelWarning,
+			Text: fmt.Sprintf("%s %s at both revisions, not compared: %s", f.Code, what, msg)})
+	}
+	return out
 }
 
 // findingKey matches findings across revisions: code and object (lines and
