@@ -72,11 +72,11 @@ func TestCachedSchemaInstalled(t *testing.T) {
 			if _, ok := cv.schemaValidator.(cachedOpenAPI); !ok {
 				t.Errorf("%s %s %s: the OpenAPI validators are not cached", e.Channel, e.Kind, v)
 			}
-			if cv.celValidator == nil {
+			if cv.rules == nil {
 				continue
 			}
 			withRules++
-			if !cv.cachedCEL {
+			if r := cv.rules.compile(cv.rules.all()); !r.cached {
 				t.Errorf("%s %s %s: the cached schema adaptor is not installed", e.Channel, e.Kind, v)
 			}
 		}

@@ -8,11 +8,9 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
 )
 
 // CRD is a parsed CustomResourceDefinition. Its versions are compiled on
@@ -51,10 +49,9 @@ type compiledOnce struct {
 type compiled struct {
 	structural       *structuralschema.Structural
 	schemaValidator  apiservervalidation.SchemaCreateValidator
-	celValidator     *cel.Validator // nil: no x-kubernetes-validations
-	cachedCEL        bool           // celValidator has the cached schema adaptor (celschema.go)
-	preserveUnknown  bool           // spec.preserveUnknownFields
-	statusSubresouce bool           // status is dropped on create
+	rules            *celCompiler // nil: no x-kubernetes-validations
+	preserveUnknown  bool         // spec.preserveUnknownFields
+	statusSubresouce bool         // status is dropped on create
 }
 
 // ParseCRD parses a CustomResourceDefinition body (apiextensions.k8s.io/v1)
@@ -115,10 +112,21 @@ func (c *CRD) NamespaceScoped() bool { return c.Scope != string(apiextensionsv1.
 
 // Compile builds what validating objects of version needs (structural
 // schema, OpenAPI validator, CEL programs), once; ValidateCustomResource
-// does it on first use. An error means the version cannot be validated.
-func (c *CRD) Compile(version string) error {
-	_, err := c.compile(version)
-	return err
+// does it on first use. Of the CEL rules it compiles those that bodies,
+// the objects about to be validated, can reach (ruletree.go); an object
+// that reaches further has more compiled when it is validated. An error
+// means the version cannot be validated.
+func (c *CRD) Compile(version string, bodies ...map[string]any) error {
+	cv, err := c.compile(version)
+	if err != nil || cv.rules == nil || len(bodies) == 0 {
+		return err
+	}
+	need := newRuleSet(cv.rules.nodes)
+	for _, b := range bodies {
+		cv.rules.tree.reachBeforeDefaults(b, need)
+	}
+	cv.rules.rulesFor(need)
+	return nil
 }
 
 // compile returns the compiled version, building it once.
@@ -175,9 +183,12 @@ func (c *CRD) build(version string, cached bool) (*compiled, error) {
 		out.schemaValidator = newCachedOpenAPI(openapi)
 	}
 	if out.structural != nil {
-		out.celValidator = cel.NewValidator(out.structural, true, celconfig.PerCallLimit)
-		if cached {
-			out.cachedCEL = installCachedSchemas(out.celValidator)
+		if tree, n := newRuleTree(out.structural); tree != nil {
+			out.rules = &celCompiler{tree: tree, nodes: n, schema: out.structural, cached: cached}
+			if !cached {
+				// Exactly as apiextensions ships it: every rule, compiled now.
+				out.rules.latest.Store(out.rules.compile(out.rules.all()))
+			}
 		}
 	}
 	sub, err := apiextensions.GetSubresourcesForVersion(&c.crd, version)

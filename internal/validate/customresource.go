@@ -46,11 +46,47 @@ func (c *CRD) ValidateCustomResource(ctx context.Context, version, namespace str
 
 // validate is ValidateCustomResource with the compiled version.
 func (c *CRD) validate(ctx context.Context, cv *compiled, namespace string, body map[string]any) (*Result, error) {
+	res := &Result{}
+	u, errs, err := c.prepare(ctx, cv, namespace, body, res)
+	if err != nil {
+		return nil, err
+	}
+	if u == nil {
+		return res, nil
+	}
+	if cv.rules == nil {
+		return res, nil
+	}
+	if blocking(errs) {
+		res.RulesSkipped = true
+		return res, nil
+	}
+	need := newRuleSet(cv.rules.nodes)
+	cv.rules.tree.reach(u, need)
+	rules := cv.rules.rulesFor(need)
+	if rules.validator == nil {
+		return res, nil
+	}
+	celErrs, _ := rules.validator.Validate(ctx, nil, rules.schema, u, nil, celconfig.RuntimeCELCostBudget)
+	for _, e := range celErrs {
+		v := fromFieldError(Rule, e)
+		if isCompileError(e) {
+			v.Class = Uncheckable
+		}
+		res.Violations = append(res.Violations, v)
+	}
+	return res, nil
+}
+
+// prepare decodes, defaults and validates a copy of body up to the CEL
+// rules, as the API server does, adding the violations to res. It returns
+// the object the rules see and the errors so far; a nil object: the
+// validation ends here.
+func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body map[string]any, res *Result) (map[string]any, field.ErrorList, error) {
 	u, ok := deepCopyJSON(body).(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("object body is not a map")
+		return nil, nil, fmt.Errorf("object body is not a map")
 	}
-	res := &Result{}
 
 	// Decoding (customresource_handler.go, unstructuredSchemaCoercer.apply
 	// with returnUnknownFieldPaths, as for fieldValidation=Strict).
@@ -60,7 +96,7 @@ func (c *CRD) validate(ctx context.Context, cv *compiled, namespace string, body
 	if err != nil {
 		res.Violations = append(res.Violations, Violation{Class: Schema, Field: "metadata",
 			Message: fmt.Sprintf("does not decode as ObjectMeta: %v", err)})
-		return res, nil
+		return nil, nil, nil
 	}
 	if !cv.preserveUnknown {
 		unknown = append(unknown, structuralpruning.PruneWithOptions(u, cv.structural, true,
@@ -82,7 +118,7 @@ func (c *CRD) validate(ctx context.Context, cv *compiled, namespace string, body
 			objectMeta.Namespace = ""
 		}
 		if err := schemaobjectmeta.SetObjectMeta(u, objectMeta); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	sort.Strings(unknown)
@@ -107,22 +143,7 @@ func (c *CRD) validate(ctx context.Context, cv *compiled, namespace string, body
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, cv.structural, false)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, cv.structural, u)...)
 	res.Violations = append(res.Violations, fromFieldErrors(Schema, errs)...)
-	if cv.celValidator == nil {
-		return res, nil
-	}
-	if blocking(errs) {
-		res.RulesSkipped = true
-		return res, nil
-	}
-	celErrs, _ := cv.celValidator.Validate(ctx, nil, cv.structural, u, nil, celconfig.RuntimeCELCostBudget)
-	for _, e := range celErrs {
-		v := fromFieldError(Rule, e)
-		if isCompileError(e) {
-			v.Class = Uncheckable
-		}
-		res.Violations = append(res.Violations, v)
-	}
-	return res, nil
+	return u, errs, nil
 }
 
 // blocking mirrors hasBlockingErr of the API server's custom resource

@@ -77,15 +77,15 @@ func reportNoSchema(c *analysis.Context, cat *validate.Catalog, objs []*manifest
 // compileAhead compiles the CRD versions the objects need, concurrently:
 // compiling a CRD's CEL rules is the costliest step of a small app's
 // validation, and the workers would otherwise meet each CRD one after the
-// other. Errors are reported when the objects are validated.
+// other. Each version compiles the rules its objects can reach. Errors
+// are reported when the objects are validated.
 func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.Object) {
 	type need struct {
 		crd     *validate.CRD
 		version string
 	}
-	seen := map[need]bool{}
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
+	bodies := map[need][]map[string]any{}
+	var order []need
 	for _, o := range objs {
 		cands := cat.Lookup(o.Group(), o.Kind)
 		i := served(cands, o.Version())
@@ -93,17 +93,23 @@ func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.O
 			continue
 		}
 		n := need{cands[i].CRD, o.Version()}
-		if seen[n] || ctx.Err() != nil {
-			continue
+		if _, seen := bodies[n]; !seen {
+			order = append(order, n)
 		}
-		seen[n] = true
+		bodies[n] = append(bodies[n], o.Body)
+	}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, n := range order {
+		if ctx.Err() != nil {
+			break
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			_ = n.crd.Compile(n.version) // an error is reported with the objects
-
+			_ = n.crd.Compile(n.version, bodies[n]...) // an error is reported with the objects
 		}()
 	}
 	wg.Wait()
