@@ -75,7 +75,7 @@ func TestBundledKinds(t *testing.T) {
 		for _, e := range es {
 			chans = append(chans, e.Channel)
 			data, err := crds.Read(e)
-			if err != nil || !bytes.Contains(data, []byte("kind: "+tc.kind+"\n")) {
+			if err != nil || !bytes.Contains(data, []byte(`"kind":"`+tc.kind+`"`)) {
 				t.Errorf("%s: %v", e.File, err)
 			}
 		}

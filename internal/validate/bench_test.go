@@ -40,11 +40,7 @@ func BenchmarkCompile(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					objs, err := manifest.Decode(e.File, data)
-					if err != nil {
-						b.Fatal(err)
-					}
-					c, err := ParseCRD(objs[0].Body, "bench")
+					c, err := parseCRDJSON(data, "bench")
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -133,13 +133,7 @@ func bundledCRD(idx *crds.Index, e crds.Entry) (*CRD, error) {
 			l.err = err
 			return
 		}
-		objs, err := manifest.Decode(e.File, data)
-		if err != nil || len(objs) != 1 {
-			l.err = fmt.Errorf("bundled CRD %s does not decode: %v", e.File, err)
-			return
-		}
-		objs[0].Fields = nil
-		l.c, l.err = ParseCRD(objs[0].Body, idx.Origin(e))
+		l.c, l.err = parseCRDJSON(data, idx.Origin(e))
 	})
 	return l.c, l.err
 }

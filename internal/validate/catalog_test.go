@@ -1,9 +1,11 @@
 package validate
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/routeguard/routeguard/internal/crds"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -55,6 +57,35 @@ func TestCatalogPrecedence(t *testing.T) {
 			if c.Err != nil || !strings.Contains(c.Origin, tc.origins[i]) {
 				t.Errorf("%s: candidate %d from %q (%v), want %q", tc.name, i, c.Origin, c.Err, tc.origins[i])
 			}
+		}
+	}
+}
+
+// TestBundledJSONDecodes: the bundled CRDs (JSON, internal/crds) parse to
+// the same CRD through the API server's JSON decoding as through
+// routeguard's manifest decoding, which is how they were read when the
+// bundle held YAML: defaults, enums and numbers come out alike.
+func TestBundledJSONDecodes(t *testing.T) {
+	idx := crds.Bundled()
+	for _, e := range idx.CRDs {
+		data, err := crds.Read(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromJSON, err := parseCRDJSON(data, "bundled")
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		objs, err := manifest.Decode(e.File, data)
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		fromManifest, err := ParseCRD(objs[0].Body, "bundled")
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		if !reflect.DeepEqual(fromJSON.v1, fromManifest.v1) || !reflect.DeepEqual(fromJSON.Versions, fromManifest.Versions) {
+			t.Errorf("%s: the JSON decoding differs from the manifest decoding", e.File)
 		}
 	}
 }

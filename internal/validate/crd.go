@@ -11,6 +11,7 @@ import (
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
+	sigsjson "sigs.k8s.io/json"
 )
 
 // CRD is a parsed CustomResourceDefinition. Its versions are compiled on
@@ -24,7 +25,7 @@ type CRD struct {
 	Versions []Version
 	Origin   string // where it came from, for messages: "bundled Gateway API v1.6.3 (standard channel)", a file
 
-	crd      apiextensions.CustomResourceDefinition // internal version, as the API server converts it
+	v1       *apiextensionsv1.CustomResourceDefinition // as decoded; each version is converted when it is compiled
 	compiled map[string]*compiledOnce
 }
 
@@ -65,15 +66,30 @@ func ParseCRD(body map[string]any, origin string) (*CRD, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(body, &v1); err != nil {
 		return nil, fmt.Errorf("%s: CustomResourceDefinition does not decode: %w", origin, err)
 	}
-	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&v1)
+	return parsedCRD(&v1, origin)
+}
+
+// parseCRDJSON is ParseCRD of a CRD in JSON (the bundled ones), decoded
+// as the API server decodes JSON.
+func parseCRDJSON(data []byte, origin string) (*CRD, error) {
+	var v1 apiextensionsv1.CustomResourceDefinition
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, &v1); err != nil {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition does not decode: %w", origin, err)
+	}
+	if v1.APIVersion != "apiextensions.k8s.io/v1" {
+		return nil, fmt.Errorf("%s: CustomResourceDefinition of apiVersion %q; Kubernetes serves only apiextensions.k8s.io/v1 since 1.22", origin, v1.APIVersion)
+	}
+	return parsedCRD(&v1, origin)
+}
+
+func parsedCRD(v1 *apiextensionsv1.CustomResourceDefinition, origin string) (*CRD, error) {
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(v1)
 	c := &CRD{Group: v1.Spec.Group, Kind: v1.Spec.Names.Kind, Plural: v1.Spec.Names.Plural,
 		Scope: string(v1.Spec.Scope), Origin: origin, compiled: map[string]*compiledOnce{}}
 	if c.Group == "" || c.Kind == "" {
 		return nil, fmt.Errorf("%s: CustomResourceDefinition %s names no group or kind", origin, v1.Name)
 	}
-	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v1, &c.crd, nil); err != nil {
-		return nil, fmt.Errorf("%s: converting CustomResourceDefinition %s: %w", origin, v1.Name, err)
-	}
+	c.v1 = v1
 	for _, v := range v1.Spec.Versions {
 		ver := Version{Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated}
 		if v.DeprecationWarning != nil {
@@ -146,17 +162,41 @@ func (c *CRD) compile(version string) (*compiled, error) {
 	return o.v, o.err
 }
 
+// internal converts the CRD, with version as its only version, to the
+// internal version the API server works with. Converting one version
+// instead of all: Istio's CRDs carry three versions of one large schema,
+// which the conversion converts and compares with each other (to hoist a
+// schema all versions share); that was half of loading a CRD.
+func (c *CRD) internal(version string) (*apiextensions.CustomResourceDefinition, error) {
+	one := *c.v1
+	one.Spec.Versions = nil
+	for _, v := range c.v1.Spec.Versions {
+		if v.Name == version {
+			one.Spec.Versions = append(one.Spec.Versions, v)
+		}
+	}
+	var out apiextensions.CustomResourceDefinition
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&one, &out, nil); err != nil {
+		return nil, fmt.Errorf("%s: converting CustomResourceDefinition %s: %w", c.Origin, c.v1.Name, err)
+	}
+	return &out, nil
+}
+
 // build compiles version. cached keeps what validating an object would
 // build again for the next: the CEL rules' schema adaptor (celschema.go)
 // and the OpenAPI validators of fields and items (openapicache.go); false
 // validates exactly as upstream ships it.
 func (c *CRD) build(version string, cached bool) (*compiled, error) {
 	name := c.Plural + "." + c.Group
-	val, err := apiextensions.GetSchemaForVersion(&c.crd, version)
+	crd, err := c.internal(version)
+	if err != nil {
+		return nil, err
+	}
+	val, err := apiextensions.GetSchemaForVersion(crd, version)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Origin, err)
 	}
-	out := &compiled{preserveUnknown: c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields}
+	out := &compiled{preserveUnknown: crd.Spec.PreserveUnknownFields != nil && *crd.Spec.PreserveUnknownFields}
 	var props *apiextensions.JSONSchemaProps
 	if val != nil {
 		props = val.OpenAPIV3Schema
@@ -191,7 +231,7 @@ func (c *CRD) build(version string, cached bool) (*compiled, error) {
 			}
 		}
 	}
-	sub, err := apiextensions.GetSubresourcesForVersion(&c.crd, version)
+	sub, err := apiextensions.GetSubresourcesForVersion(crd, version)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Origin, err)
 	}

@@ -17,11 +17,7 @@ func freshBundled(t *testing.T, group, kind string) *CRD {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := manifest.Decode(e.File, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := ParseCRD(objs[0].Body, "test")
+	c, err := parseCRDJSON(data, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,8 +35,8 @@ type Source struct {
 }
 
 // Build reads the CRDs from the two modules and returns the bundle's files
-// (uncompressed): one YAML file per CRD, exactly as upstream writes it, and
-// the index.
+// (uncompressed): one JSON file per CRD, upstream's without the
+// descriptions of its schemas (compact.go), and the index.
 func Build(gatewayAPI, istio Source) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	idx := crds.Index{GatewayAPIVersion: gatewayAPI.Version, IstioVersion: istio.Version}
@@ -91,11 +91,15 @@ func add(files map[string][]byte, idx *crds.Index, source, channel, file string)
 			continue // Gateway API ships a ValidatingAdmissionPolicy beside its CRDs
 		}
 		e := crds.Entry{Source: source, Channel: channel, Group: head.Spec.Group, Kind: head.Spec.Names.Kind, Plural: head.Spec.Names.Plural}
-		e.File = strings.Join(nonEmpty(source, channel, e.Plural+"."+e.Group+".yaml"), "/")
+		e.File = strings.Join(nonEmpty(source, channel, e.Plural+"."+e.Group+".json"), "/")
 		if _, dup := files[e.File]; dup || e.Kind == "" || e.Group == "" {
 			return fmt.Errorf("%s: CustomResourceDefinition %q without kind or group, or twice", file, e.Plural+"."+e.Group)
 		}
-		files[e.File] = doc
+		compact, err := compactCRD(doc)
+		if err != nil {
+			return fmt.Errorf("%s: CustomResourceDefinition %s: %w", file, e.Plural+"."+e.Group, err)
+		}
+		files[e.File] = compact
 		idx.CRDs = append(idx.CRDs, e)
 	}
 	return nil
