@@ -34,7 +34,7 @@ type renderFlags struct {
 
 func (f *renderFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.repoRoot, "repo-root", "", "confine file reads to this directory (default: the git top level above PATH)")
-	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and remote Helm charts")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and Helm chart dependencies from repositories (the charts of Kustomize helmCharts are never downloaded: vendor them)")
 	fs.Int64Var(&f.maxFileMiB, "max-file-size", manifest.DefaultMaxFileBytes>>20, "largest manifest file to read, in MiB")
 	fs.StringVar(&f.release, "release", "", "Helm release name (default: $ARGOCD_APP_NAME, else the directory name)")
 	fs.StringVarP(&f.namespace, "namespace", "n", "", "Helm release namespace (default: $ARGOCD_APP_NAMESPACE, else \"default\")")

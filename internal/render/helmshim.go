@@ -117,7 +117,9 @@ func helmShim(ctx context.Context, cfg helmShimConfig, args []string, getenv fun
 		fmt.Fprintln(stdout, "v4.3.1+routeguard")
 		return 0
 	case "pull":
-		fmt.Fprintf(stderr, "remote Helm chart %s is not in the repository; routeguard renders offline: vendor the chart under the kustomization's chart home (charts/), or run with --allow-network\n",
+		// Kustomize would pull into the chart home, inside the repository:
+		// routeguard writes nothing there, network or not.
+		fmt.Fprintf(stderr, "remote Helm chart %s is not in the repository: routeguard does not download the charts of Kustomize helmCharts (--allow-network or not); vendor the chart under the kustomization's chart home (charts/, for example with helm pull --untar --untardir charts)\n",
 			strings.Join(args[1:], " "))
 		return 1
 	case "template":

@@ -208,7 +208,13 @@ func TestBadInput(t *testing.T) {
 			want:  "app/kustomization.yaml:2: resources \"https://github.com/example/repo//base?ref=v1\" is remote"},
 		{name: "remote chart without network", app: "app",
 			files: map[string]string{"app/kustomization.yaml": "helmCharts:\n- name: nginx\n  repo: https://charts.example.com\n  version: 1.0.0\n"},
-			want:  "routeguard renders offline"},
+			want:  "routeguard does not download the charts of Kustomize helmCharts"},
+		// The shim refuses to pull with the network allowed too (it would
+		// write into the repository), and says so rather than suggesting
+		// --allow-network.
+		{name: "remote chart with network", app: "app", opts: Options{AllowNetwork: true},
+			files: map[string]string{"app/kustomization.yaml": "helmCharts:\n- name: nginx\n  repo: https://charts.example.com\n  version: 1.0.0\n"},
+			want:  "vendor the chart under the kustomization's chart home"},
 		{name: "file over size limit", app: "app", opts: Options{MaxFileBytes: 64},
 			files: map[string]string{"app/big.yaml": cm(strings.Repeat("x", 100))},
 			want:  "over the 64 bytes limit"},

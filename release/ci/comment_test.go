@@ -89,6 +89,12 @@ func (f *fakeThread) serve(t *testing.T, list, item, updateMethod, authHeader st
 		var in struct {
 			Body *string `json:"body"`
 		}
+		if r.Method != http.MethodGet && r.Header.Get("Content-Type") != "application/json" {
+			// Both APIs read a form body otherwise (GitLab: no body given).
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"message":"want Content-Type: application/json, got %q"}`, r.Header.Get("Content-Type"))
+			return
+		}
 		switch {
 		case r.URL.Path == list && r.Method == http.MethodGet:
 			per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
