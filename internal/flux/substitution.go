@@ -32,6 +32,12 @@ func Placeholder(name string) string {
 	return PlaceholderPrefix + strings.ToLower(strings.ReplaceAll(name, "_", "-"))
 }
 
+// Why a substituteFrom source is taken as the cluster's.
+const (
+	whyNotInRepo         = "not in the repository"
+	whyOptionalNotInRepo = "optional and not in the repository (routeguard takes it as held by the cluster; if the cluster lacks it too, kustomize-controller leaves those variables as written)"
+)
+
 // clusterSource is a substituteFrom source routeguard cannot read.
 type clusterSource struct {
 	Kind string
@@ -56,7 +62,7 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 	for k := range pb.Substitute {
 		defined[k] = true
 	}
-	var unread []*clusterSource
+	var unread, optional []*clusterSource
 	for i, ref := range pb.SubstituteFrom {
 		key := nsName{ks.Namespace, ref.Name}
 		nn := substitute.NamespacedName{Namespace: key.ns, Name: key.name}
@@ -106,9 +112,15 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 			return nil, fmt.Errorf("%s: kind %q must be ConfigMap or Secret", where, ref.Kind)
 		}
 		if ref.Optional {
-			continue // Flux skips a missing optional source
+			// Flux skips a missing optional source and leaves the variables
+			// only it would set as written. Whether the cluster holds it
+			// routeguard cannot tell (bootstrap often creates flux-system's
+			// cluster-settings and cluster-secrets outside the tree): when
+			// variables are left without a value, it stands for them.
+			optional = append(optional, &clusterSource{Kind: ref.Kind, Key: key, Why: whyOptionalNotInRepo})
+			continue
 		}
-		unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "not in the repository"})
+		unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: whyNotInRepo})
 		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
 			Message: fmt.Sprintf("%s: %s %s is neither among the objects the tree applies nor made by one routeguard knows (ExternalSecret, SealedSecret, OnePasswordItem, SOPS); routeguard takes it as created in the cluster and substitutes --var values or placeholders (%s<name>) for its variables; if nothing creates it, kustomize-controller fails; fix the name, or mark it optional: true",
 				where, ref.Kind, key, PlaceholderPrefix)})
@@ -116,6 +128,9 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 	values := maps.Clone(b.opts.Vars)
 	if values == nil {
 		values = map[string]string{}
+	}
+	if len(unread) == 0 && len(optional) > 0 && slices.ContainsFunc(variablesWithoutDefault(set), func(v string) bool { return !defined[v] && values[v] == "" }) {
+		unread = optional
 	}
 	if len(unread) > 0 {
 		for _, v := range variablesWithoutDefault(set) {
@@ -140,6 +155,9 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 		}
 		// A variable the scan did not see (in a key, or built by an
 		// expression): placeholder it too when only the cluster can set it.
+		if len(unread) == 0 && v != "" && !defined[v] && values[v] == "" {
+			unread = optional
+		}
 		if len(unread) == 0 || v == "" || defined[v] || values[v] != "" || tries > 100 {
 			return nil, b.substitutionError(err)
 		}

@@ -255,7 +255,7 @@ func (b *builder) retryable(retried map[*Node]bool) []*Node {
 			continue
 		}
 		for _, c := range n.clusterSources {
-			if c.Why != "not in the repository" {
+			if c.Why != whyNotInRepo && c.Why != whyOptionalNotInRepo {
 				continue
 			}
 			_, present := b.state.lookup(c.Kind, c.Key.ns, c.Key.name)

@@ -597,3 +597,92 @@ spec:
 		t.Errorf("%s", res.Stats.Summary())
 	}
 }
+
+// TestBuildTreeOptionalSourceOutsideTree: the home-lab pattern of a
+// cluster Kustomization that patches every child with optional
+// substituteFrom sources (cluster-settings, cluster-secrets), which
+// bootstrap creates in flux-system outside the tree. Flux leaves a
+// variable only they set as written when they are missing; routeguard
+// cannot tell whether the cluster holds them, so it stands for them with
+// placeholders and says so (a hostname "${SECRET_DOMAIN}" as written is no
+// valid hostname: judging it was a false error). A variable another source
+// sets needs no stand-in, and a source applied later in the tree is read.
+func TestBuildTreeOptionalSourceOutsideTree(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/c/flux-system/kustomization.yaml": "resources: [sync.yaml]\n",
+		"clusters/c/flux-system/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "https://example.com/c.git"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"clusters/c/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: web, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/web
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substitute: {APP: shop}
+    substituteFrom:
+      - {kind: ConfigMap, name: cluster-settings, optional: true}
+      - {kind: Secret, name: cluster-secrets, optional: true}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: plain, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps/plain
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substitute: {APP: blog}
+    substituteFrom:
+      - {kind: Secret, name: cluster-user-secrets, optional: true}
+`,
+		"apps/web/route.yaml": `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: "${APP}", namespace: web}
+spec:
+  hostnames: ["${APP}.${SECRET_DOMAIN}"]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+`,
+		"apps/plain/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"${APP}\", namespace: web}\ndata: {tier: \"${TIER:=free}\"}\n",
+	})
+	for _, strict := range []bool{false, true} {
+		res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c"), Strict: strict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		route, ok := res.Objects.Lookup("gateway.networking.k8s.io", "HTTPRoute", "web", "shop")
+		if !ok {
+			t.Fatalf("strict %v: no HTTPRoute web/shop among %d objects", strict, res.Objects.Len())
+		}
+		if got, want := field.Strings(route.Body, "spec", "hostnames"), []string{"shop." + Placeholder("SECRET_DOMAIN")}; !slices.Equal(got, want) {
+			t.Errorf("strict %v: hostnames %v, want %v", strict, got, want)
+		}
+		var optionalNotes []string
+		for _, n := range res.Notices {
+			if strings.Contains(n.Text, "optional and not in the repository") {
+				optionalNotes = append(optionalNotes, n.Text)
+			}
+		}
+		// One note per source web reads (the placeholders named on the
+		// first), none for plain's, whose variables all have a value.
+		if len(optionalNotes) != 2 || !strings.Contains(optionalNotes[0], "ConfigMap flux-system/cluster-settings") ||
+			!strings.Contains(optionalNotes[0], "stand for SECRET_DOMAIN") || !strings.Contains(optionalNotes[1], "Secret flux-system/cluster-secrets") {
+			t.Errorf("strict %v: want a note on each optional source web reads, naming SECRET_DOMAIN: %q", strict, optionalNotes)
+		}
+		if f := findingsWith(res, analysis.CodeClusterOnlySource, "Kustomization flux-system/web"); len(f) != 0 {
+			t.Errorf("strict %v: an optional source is a finding: %+v", strict, f)
+		}
+		if cm, ok := res.Objects.Lookup("", "ConfigMap", "web", "blog"); !ok || field.String(cm.Body, "data", "tier") != "free" {
+			t.Errorf("strict %v: plain's ConfigMap (defaults only): %v", strict, cm)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	podutil "k8s.io/kubernetes/pkg/api/pod"
+	apiservice "k8s.io/kubernetes/pkg/api/service"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	appsv1 "k8s.io/kubernetes/pkg/apis/apps/v1"
 	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
@@ -75,6 +76,10 @@ func gvk(group, version, kind string) schema.GroupVersionKind {
 // validation packages they call. Kinds whose strategies mutate the object
 // through unexported code (Pod, Job's generated selector, PVC data sources,
 // HPA) are left out and not validated; docs/validation.md lists them.
+// allocatedNodePort stands for a port the Service storage allocates from
+// the node port range (30000-32767 by default) before validating.
+const allocatedNodePort = 30000
+
 func builtinKinds() []builtinKind {
 	template := func(t *core.PodTemplateSpec) { podutil.DropDisabledTemplateFields(t, nil) }
 	return []builtinKind{
@@ -88,6 +93,14 @@ func builtinKinds() []builtinKind {
 				// headless Service) is the one-element list.
 				if svc.Spec.ClusterIP != "" && len(svc.Spec.ClusterIPs) == 0 {
 					svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
+				}
+				// Its allocators, which also run before validation on
+				// create (beginCreate): a LoadBalancer Service with
+				// externalTrafficPolicy Local that names no health check
+				// node port gets one from the node port range. (Node ports
+				// and cluster IPs left out are valid as written.)
+				if apiservice.NeedsHealthCheck(svc) && svc.Spec.HealthCheckNodePort == 0 {
+					svc.Spec.HealthCheckNodePort = allocatedNodePort
 				}
 			},
 			validate: func(_ context.Context, o runtime.Object) field.ErrorList {

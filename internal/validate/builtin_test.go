@@ -26,6 +26,13 @@ func TestValidateBuiltin(t *testing.T) {
 		{"valid Service without namespace (the app's is used)", `{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {selector: {app: web}, ports: [{port: 80}]}}`, nil},
 		{"ports defaulted before validation: targetPort follows port", `{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {ports: [{port: 0}]}}`,
 			[]string{"spec.ports[0].port: must be between 1 and 65535", "spec.ports[0].targetPort: must be between 1 and 65535"}},
+		// The Service storage allocates the health check node port before
+		// validating (beginCreate): a manifest never names it.
+		{"LoadBalancer Service with externalTrafficPolicy Local", `{apiVersion: v1, kind: Service, metadata: {name: dns}, spec: {type: LoadBalancer, externalTrafficPolicy: Local, selector: {app: dns}, ports: [{port: 53, protocol: UDP}]}}`, nil},
+		{"health check node port on a Service that has none", `{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {type: NodePort, healthCheckNodePort: 31000, selector: {app: web}, ports: [{port: 80}]}}`,
+			[]string{"spec.healthCheckNodePort: may only be set when `type` is 'LoadBalancer'"}},
+		{"health check node port out of range", `{apiVersion: v1, kind: Service, metadata: {name: dns}, spec: {type: LoadBalancer, externalTrafficPolicy: Local, healthCheckNodePort: 70000, selector: {app: dns}, ports: [{port: 53}]}}`,
+			[]string{"spec.healthCheckNodePort: Invalid value: 70000"}},
 		{"cluster-scoped kind: namespace ignored", `{apiVersion: networking.k8s.io/v1, kind: IngressClass, metadata: {name: nginx, namespace: apps}, spec: {controller: k8s.io/ingress-nginx}}`, nil},
 		{"Namespace name", `{apiVersion: v1, kind: Namespace, metadata: {name: Team_A}}`, []string{"metadata.name: a lowercase RFC 1123 label"}},
 		{"ConfigMap key", `{apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {"bad key": x}}`, []string{"data[bad key]: Invalid value"}},
