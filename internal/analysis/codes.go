@@ -91,7 +91,7 @@ const (
 
 var catalog = []Code{
 	{ID: CodeUnresolvedOutside, Severity: SeverityWarning, Title: "reference cannot be checked",
-		Description: "An object refers to an object that this app does not render, in a namespace where it renders nothing of that kind (nor the Namespace), or where objects routeguard could not render may live (an unrendered HelmRelease or chart dependency); another app may deploy it, so routeguard cannot tell whether it exists. Name the path that renders it in contextPaths of .routeguard.yaml, or suppress the finding for this object."},
+		Description: "An object refers to an object that this app does not render, in a namespace where it renders nothing of that kind (nor the Namespace; for Secrets, no Secret), or where objects routeguard could not render may live (an unrendered HelmRelease or chart dependency), or a Service an operator may make for a custom resource named like it; another app or an operator may create it, so routeguard cannot tell whether it exists. Name the path that renders it in contextPaths of .routeguard.yaml, or suppress the finding for this object."},
 	{ID: CodeMalformed, Severity: SeverityError, Title: "object does not decode as its kind", Retired: true,
 		Description: "Retired: a field of the wrong type is now reported by the API server's own validation, as RG5001 for custom resources (their CRD's schema) and RG5006 for built-in kinds. It was reported from the Go types of 16 kinds (schema.Types), which the validation analyzers replace for every kind with a schema."},
 	{ID: CodeUnknownField, Severity: SeverityError, Title: "unknown field", Retired: true,

@@ -149,10 +149,22 @@ func (c *Context) Resolve(k manifest.Key) (*manifest.Object, Scope) {
 	if o, ok := lookup(c.contextSet, k, c.defaultNS); ok {
 		return o, ScopeContext
 	}
-	if c.Checkable(k) {
-		return nil, ScopeMissing
+	if c.Checkable(k) && !c.secretsElsewhere(k) {
+		if _, made := c.operatorOwner(k); !made {
+			return nil, ScopeMissing
+		}
 	}
 	return nil, ScopeOutside
+}
+
+var secretGK = manifest.GroupKind{Kind: "Secret"}
+
+// secretsElsewhere reports whether k is a Secret in a namespace where the
+// app renders none: Secrets are rarely in Git (ExternalSecret,
+// SealedSecret, SOPS, operators make them in the cluster), so a rendered
+// Namespace says nothing about which Secrets it will hold.
+func (c *Context) secretsElsewhere(k manifest.Key) bool {
+	return k.Group == "" && k.Kind == "Secret" && !c.present[nsKind{k.Namespace, secretGK}]
 }
 
 func lookup(s *manifest.Set, k manifest.Key, defaultNS string) (*manifest.Object, bool) {
@@ -184,6 +196,16 @@ func (c *Context) OutsideMessage(what string, target manifest.Key) string {
 // namespace) and what to do about it, for RG0001 messages.
 func (c *Context) WhyUnchecked(target manifest.Key) (why, fix string) {
 	gk := manifest.GroupKind{Group: target.Group, Kind: target.Kind}
+	if c.Checkable(target) && c.secretsElsewhere(target) {
+		return fmt.Sprintf("this app renders no Secret in namespace %q, and Secrets are usually made in the cluster (ExternalSecret, SealedSecret, SOPS, an operator)", target.Namespace),
+			"render what makes it (add its path to contextPaths in .routeguard.yaml), or suppress " + CodeUnresolvedOutside + " for this object"
+	}
+	if c.Checkable(target) {
+		if o, ok := c.operatorOwner(target); ok {
+			return "the operator of " + o.String() + " may create it (an operator names what it makes after its resource), and routeguard cannot see what operators create",
+				"suppress " + CodeUnresolvedOutside + " for this object if the operator makes it; else fix the name"
+		}
+	}
 	if u, more, ok := c.unrenderedFor(gk, target.Namespace, target.Name); ok {
 		reason := u.Reason
 		if more > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
 )
 
 // Options say where to start and how to render.
@@ -426,10 +427,16 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	for i, src := range sources {
 		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
 		var sk *skipError
+		var nf *render.NotFetchedError
 		switch {
 		case errors.As(err, &sk):
 			sr.Skipped = sk.reason
 			res.Unrendered = append(res.Unrendered, scope(sk.reason))
+		case errors.As(err, &nf):
+			// Not known to be broken: it needs what routeguard did not
+			// fetch (a remote base offline, a helmCharts chart).
+			sr.Skipped = "it needs what routeguard does not fetch here: " + nf.Error()
+			res.Unrendered = append(res.Unrendered, scope("it needs what routeguard does not fetch here"))
 		case err != nil:
 			if len(sources) > 1 {
 				err = fmt.Errorf("source %d: %w", i+1, err)

@@ -23,8 +23,16 @@ import (
 // the sidecar. Other plugins run in Argo CD's sidecars and are skipped.
 func (b *builder) renderPlugin(ctx context.Context, app *Application, src Source, appDir string) (*manifest.Set, error) {
 	name := "routeguard"
-	if src.Plugin != nil && src.Plugin.Name != "" {
+	switch {
+	case src.Plugin != nil && src.Plugin.Name != "":
 		name = src.Plugin.Name
+	case !b.opts.PluginDiscovery:
+		// A plugin source that names none: Argo CD offers it to every
+		// sidecar's discovery rule (a source that names no tool only
+		// reaches here when routeguard's rule claimed it).
+		return nil, skip("its source names no config management plugin, so Argo CD's repo-server picks the sidecar whose discovery rule matches; routeguard renders it only when that is its own (--cmp-discovery)")
+	case !b.discoverPlugin(appDir):
+		return nil, skip("its source names no config management plugin, and routeguard's discovery rule does not match its directory: another of Argo CD's sidecars renders it")
 	}
 	if !b.isRouteguardPlugin(name) {
 		return nil, skip("its source uses the config management plugin %q, which only Argo CD's repo-server sidecar can run", name)

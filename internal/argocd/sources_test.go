@@ -330,3 +330,68 @@ func TestDirectoryRepeatedObject(t *testing.T) {
 		t.Errorf("no warning naming the repeated object:\n%s", n)
 	}
 }
+
+// TestPluginWithoutName: a plugin source that names no plugin is offered
+// by Argo CD to every sidecar's discovery rule. Without --cmp-discovery
+// routeguard cannot claim it and skips it (another sidecar, such as a
+// secrets plugin reading plugin.env, renders it; taking it for routeguard's
+// made every such app an RG0009 error); with --cmp-discovery it renders
+// what routeguard's rule matches and skips the rest.
+func TestPluginWithoutName(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"argocd/secrets.yaml":          application("secrets", "vault", "apps/secrets", "    plugin:\n      env:\n        - {name: SECRET_PROVIDER, value: cluster-secrets}"),
+		"argocd/routes.yaml":           application("routes", "web", "apps/routes", "    plugin: {}"),
+		"apps/secrets/cm.yaml":         configMap("secrets"),
+		"apps/routes/cm.yaml":          configMap("routes"),
+		"apps/routes/.routeguard.yaml": "failOn: error\n",
+	})
+	for _, discovery := range []bool{false, true} {
+		res := build(t, root, Options{PluginDiscovery: discovery}, "argocd")
+		for key, rendered := range map[string]bool{"argocd/secrets": false, "argocd/routes": discovery} {
+			a := app(t, res, key)
+			if a.Err != nil {
+				t.Errorf("discovery %v: %s: error %v, want it rendered or skipped", discovery, key, a.Err)
+				continue
+			}
+			if rendered {
+				if a.Set.Len() != 1 {
+					t.Errorf("discovery %v: %s: %d objects, want its ConfigMap rendered by routeguard's plugin", discovery, key, a.Set.Len())
+				}
+				continue
+			}
+			if len(a.Sources) != 1 || !strings.Contains(a.Sources[0].Skipped, "names no config management plugin") {
+				t.Errorf("discovery %v: %s: sources %+v, want the source skipped", discovery, key, a.Sources)
+			}
+		}
+	}
+}
+
+// TestNotFetchedSkipped: an Application whose Kustomize source needs what
+// routeguard does not fetch (a remote resource offline, the chart of a
+// helmCharts entry that is not vendored) is skipped with the reason, its
+// namespace unchecked, instead of failing as if it were broken (an RG0009
+// error blocked repositories whose apps Argo CD renders fine).
+func TestNotFetchedSkipped(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"argocd/remote.yaml":             application("remote", "ops", "apps/remote", ""),
+		"argocd/chart.yaml":              application("chart", "web", "apps/chart", ""),
+		"argocd/broken.yaml":             application("broken", "db", "apps/broken", ""),
+		"apps/remote/kustomization.yaml": "resources:\n- https://github.com/example/operator/releases/download/v1.0.0/operator.yaml\n",
+		"apps/chart/kustomization.yaml":  "helmCharts:\n- name: nginx\n  repo: https://charts.example.com\n  version: 1.0.0\n",
+		"apps/broken/kustomization.yaml": "resources:\n- missing.yaml\n",
+	})
+	res := build(t, root, Options{}, "argocd")
+	for key, want := range map[string]string{"argocd/remote": `is remote; routeguard renders offline`, "argocd/chart": "routeguard does not download the charts of Kustomize helmCharts"} {
+		a := app(t, res, key)
+		if a.Err != nil {
+			t.Errorf("%s: error %v, want the source skipped", key, a.Err)
+			continue
+		}
+		if len(a.Sources) != 1 || !strings.Contains(a.Sources[0].Skipped, want) || len(a.Unrendered) != 1 {
+			t.Errorf("%s: sources %+v, unrendered %+v; want the source skipped saying %q", key, a.Sources, a.Unrendered, want)
+		}
+	}
+	if a := app(t, res, "argocd/broken"); a.Err == nil {
+		t.Error("an app whose kustomization names a missing file rendered or was skipped; it is broken and must fail")
+	}
+}

@@ -29,6 +29,9 @@ const (
 	// to render or pull a chart: those reads happen in the child process,
 	// out of the render's trace.
 	helmShimUsed = "used"
+	// helmShimPulled is created when Kustomize asked it to pull a chart
+	// (which it refuses).
+	helmShimPulled = "pulled"
 )
 
 // helmShimConfig is what one render tells its helm shim.
@@ -93,7 +96,17 @@ func ServeHelmShim(ctx context.Context, argv []string, getenv func(string) strin
 	if len(argv) > 1 && argv[1] != "version" {
 		_ = os.WriteFile(filepath.Join(filepath.Dir(argv[0]), helmShimUsed), nil, 0o600)
 	}
+	if len(argv) > 1 && argv[1] == "pull" {
+		_ = os.WriteFile(filepath.Join(filepath.Dir(argv[0]), helmShimPulled), nil, 0o600)
+	}
 	return helmShim(ctx, cfg, argv[1:], getenv, stdout, stderr), true
+}
+
+// helmShimWasAskedToPull reports whether Kustomize asked the shim whose
+// command is given to pull a chart (refused: not in the repository).
+func helmShimWasAskedToPull(command string) bool {
+	_, err := os.Lstat(filepath.Join(filepath.Dir(command), helmShimPulled))
+	return err == nil
 }
 
 // helmShimWasUsed reports whether the shim whose command is given served a

@@ -62,8 +62,8 @@ func (c *confinedFS) checkKustomization(file string, m *yaml.Node) error {
 			c.root.trace.Opaque(field + " " + n.Value + " is remote")
 			return nil
 		}
-		return fmt.Errorf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",
-			rel, n.Line, field, n.Value)
+		return &NotFetchedError{msg: fmt.Sprintf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",
+			rel, n.Line, field, n.Value)}
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i].Value, m.Content[i+1]

@@ -83,7 +83,11 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		return nil, fsys.refused
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), scrubbed{r.relativize(scrubHelmShim(err.Error(), command)), err})
+		err = fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), scrubbed{r.relativize(scrubHelmShim(err.Error(), command)), err})
+		if helmShimWasAskedToPull(command) {
+			return nil, &NotFetchedError{msg: err.Error(), err: err}
+		}
+		return nil, err
 	}
 	keepOrigins := false
 	for _, n := range kustomizationFileNames {

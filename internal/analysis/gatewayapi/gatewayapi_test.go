@@ -59,6 +59,8 @@ func TestBackendRefs(t *testing.T) {
 			Want: []string{"RG1101 HTTPRoute apps/mirrored"}},
 		{Name: "namespace not rendered, other backend kinds skipped", Files: with("backend_outside.yaml"),
 			Want: []string{"RG0001 HTTPRoute apps/web"}},
+		{Name: "Services an operator makes for its resources cannot be checked; a typo can", Files: with("backend_operator_made.yaml"),
+			Want: []string{"RG0001 HTTPRoute apps/metrics", "RG0001 HTTPRoute apps/pg", "RG1101 HTTPRoute apps/typo"}},
 	})
 }
 
@@ -184,5 +186,7 @@ func TestParametersRefs(t *testing.T) {
 	analysistest.Run(t, ParametersRefs{}, []analysistest.Case{
 		{Name: "GatewayClass and Gateway parametersRefs", Files: []string{"params.yaml"},
 			Want: []string{"RG1501 GatewayClass eg", "RG0006 Gateway infra/p2", "RG0005 Gateway infra/p3"}},
+		{Name: "a Secret where the app renders none cannot be checked", Files: []string{"params_secret.yaml"},
+			Want: []string{"RG1501 GatewayClass tunnel"}},
 	})
 }
