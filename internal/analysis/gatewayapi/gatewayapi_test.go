@@ -187,6 +187,6 @@ func TestParametersRefs(t *testing.T) {
 		{Name: "GatewayClass and Gateway parametersRefs", Files: []string{"params.yaml"},
 			Want: []string{"RG1501 GatewayClass eg", "RG0006 Gateway infra/p2", "RG0005 Gateway infra/p3"}},
 		{Name: "a Secret where the app renders none cannot be checked", Files: []string{"params_secret.yaml"},
-			Want: []string{"RG1501 GatewayClass tunnel"}},
+			Want: []string{"RG0001 GatewayClass cloudflare", "RG1501 GatewayClass tunnel"}},
 	})
 }

@@ -62,11 +62,14 @@ func checkParametersRef(c *analysis.Context, o *manifest.Object, ref map[string]
 		return // the schema analyzer reports it
 	}
 	consequence := "the " + owner + " is not Accepted (InvalidParameters)"
-	if checkRefKind(c, o, "parametersRef", refKindParameters, key, consequence) == kindUnknown {
+	if k := checkRefKind(c, o, "parametersRef", refKindParameters, key, consequence); k == kindUnknown || k == kindInvalid {
 		return
 	}
-	if _, scope := c.Resolve(key); scope == analysis.ScopeMissing {
+	switch _, scope := c.Resolve(key); scope {
+	case analysis.ScopeMissing:
 		c.Reportf(o, analysis.CodeParametersRef,
 			"parametersRef names %s, which does not exist; %s; fix the reference or add the object", key, consequence)
+	case analysis.ScopeOutside:
+		c.ReportOutside(o, "parametersRef", key)
 	}
 }
