@@ -82,9 +82,12 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 		}
 		checkRouteKinds(c, o, l)
 		terminates := l.protocol == "HTTPS" || (l.protocol == "TLS" && l.tlsMode == "Terminate")
-		if terminates && len(l.certRefs) == 0 {
+		// The Gateway CRD accepts Terminate with certificateRefs or options:
+		// implementations take certificates through options too (GKE's
+		// networking.gke.io/pre-shared-certs), which routeguard cannot see.
+		if terminates && len(l.certRefs) == 0 && len(field.Map(l.raw, "tls", "options")) == 0 {
 			c.Reportf(o, analysis.CodeListenerNoCert,
-				"listener %q (%s, TLS mode %s) has no tls.certificateRefs, so it cannot terminate TLS; add a certificateRef to a Secret, or use mode Passthrough with a TLS listener",
+				"listener %q (%s, TLS mode %s) has no tls.certificateRefs (nor tls.options through which an implementation takes its certificates), so it cannot terminate TLS; add a certificateRef to a Secret, or use mode Passthrough with a TLS listener",
 				l.name, l.protocol, l.tlsMode)
 		}
 		where := fmt.Sprintf("listener %q certificateRef", l.name)
