@@ -53,7 +53,11 @@ func (b *builder) sourceArtifact(dir string, gr *manifest.Object) (string, error
 }
 
 // copyFiltered copies the regular files under src that matcher does not
-// exclude into dst, hard-linking where it can.
+// exclude into dst, hard-linking where it can. Like source-controller's
+// Storage.Archive, it walks into excluded directories too and judges each
+// file on its own: with spec.ignore "/*" then "!/clusters/prod", the
+// directory clusters is excluded but clusters/prod/... is archived (the
+// last matching pattern wins for each path).
 func copyFiltered(src, dst string, matcher gitignore.Matcher) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -65,8 +69,11 @@ func copyFiltered(src, dst string, matcher gitignore.Matcher) error {
 		}
 		parts := strings.Split(rel, string(filepath.Separator))
 		if d.IsDir() {
-			if d.Name() == ".git" || matcher.Match(parts, true) {
-				return filepath.SkipDir
+			if d.Name() == ".git" {
+				return filepath.SkipDir // VCS patterns exclude everything in it
+			}
+			if matcher.Match(parts, true) {
+				return nil // its files are judged one by one
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
@@ -74,6 +81,9 @@ func copyFiltered(src, dst string, matcher gitignore.Matcher) error {
 			return nil
 		}
 		target := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
 		if err := os.Link(p, target); err == nil {
 			return nil
 		}

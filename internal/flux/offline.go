@@ -2,21 +2,18 @@ package flux
 
 import (
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-	"sigs.k8s.io/yaml"
 
-	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
 // offlineFS keeps Kustomize off the network: a kustomization file that
-// lists a remote resource, base or component is refused before Kustomize
-// can fetch it (it would clone or download it), and the first one is kept
+// names anything remote Kustomize would load (a resource, base or
+// component, a generator's file, a patch; render.FirstRemoteRef) is
+// refused before Kustomize can fetch it (it would clone or download it), and the first one is kept
 // so the node is reported as not built here (the controller, which has the
 // network, builds it), not as failing.
 type offlineFS struct {
@@ -32,24 +29,13 @@ func (f *offlineFS) ReadFile(p string) ([]byte, error) {
 	if err != nil || !isKustomizeFile(filepath.Base(p)) {
 		return data, err
 	}
-	var k map[string]any
-	if yaml.Unmarshal(data, &k) != nil {
-		return data, nil // Kustomize reports it in its own words
-	}
-	for _, key := range slices.Sorted(maps.Keys(k)) {
-		if !render.IsPathField(key) {
-			continue
+	if key, s, _, ok := render.FirstRemoteRef(data); ok {
+		f.mu.Lock()
+		if f.refused == "" {
+			f.refused = fmt.Sprintf("%s lists the remote %s %q", f.display(p), key, s)
 		}
-		for _, s := range field.Strings(k, key) {
-			if render.IsRemoteRef(s) {
-				f.mu.Lock()
-				if f.refused == "" {
-					f.refused = fmt.Sprintf("%s lists the remote %s %q", f.display(p), key, s)
-				}
-				f.mu.Unlock()
-				return nil, fmt.Errorf("%s: remote %s %q refused offline", p, key, s)
-			}
-		}
+		f.mu.Unlock()
+		return nil, fmt.Errorf("%s: remote %s %q refused offline", p, key, s)
 	}
 	return data, nil
 }

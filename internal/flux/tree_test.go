@@ -405,6 +405,43 @@ func TestBuildTreeRemoteBase(t *testing.T) {
 	}
 }
 
+// TestBuildTreeRemoteFilesOffline: every string Kustomize would fetch over
+// HTTP, not only resources, keeps an offline build off the network: a
+// generator's file (key=URL), a patch's path.
+func TestBuildTreeRemoteFilesOffline(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, "{}")
+	}))
+	defer srv.Close()
+	for _, tc := range []struct{ name, kustomization, field string }{
+		{"configMapGenerator file", "resources: [cm.yaml]\nconfigMapGenerator:\n  - name: dash\n    files: [\"dash.json=" + srv.URL + "/dash.json\"]\n", "configMapGenerator[].files"},
+		{"secretGenerator env", "resources: [cm.yaml]\nsecretGenerator:\n  - name: s\n    envs: [\"" + srv.URL + "/s.env\"]\n", "secretGenerator[].envs"},
+		{"patch path", "resources: [cm.yaml]\npatches:\n  - path: " + srv.URL + "/p.yaml\n", "patches[].path"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := maps2(homeLab)
+			files["apps/web/nullpb/app/kustomization.yaml"] = tc.kustomization
+			root := writeRepo(t, files)
+			res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hits.Load() != 0 {
+				t.Fatalf("offline build reached the network (%d requests)", hits.Load())
+			}
+			f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb")
+			if len(f) != 1 || !strings.Contains(f[0].Message, "lists the remote "+tc.field) {
+				t.Errorf("want one not-built finding naming %s: %+v", tc.field, f)
+			}
+			if f := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/nullpb"); len(f) != 0 {
+				t.Errorf("a remote file offline is a build failure: %+v", f)
+			}
+		})
+	}
+}
+
 // TestBuildTreeLateSource: when the tree is stuck (every pending node waits
 // for something), nodes are built with what there is; one that took a
 // Secret for a cluster-only one is built again once a node built later
@@ -683,6 +720,53 @@ spec:
 		}
 		if cm, ok := res.Objects.Lookup("", "ConfigMap", "web", "blog"); !ok || field.String(cm.Body, "data", "tier") != "free" {
 			t.Errorf("strict %v: plain's ConfigMap (defaults only): %v", strict, cm)
+		}
+	}
+}
+
+// TestBuildTreeIgnoreReincludesUnderExcludedDir: spec.ignore "/*" then
+// "!/k8s/c0" archives k8s/c0/... although the directory k8s is excluded:
+// source-controller walks into excluded directories and judges every
+// file (the last matching pattern wins), unlike git, which prunes them.
+func TestBuildTreeIgnoreReincludesUnderExcludedDir(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"k8s/c0/flux/kustomization.yaml": "resources: [sync.yaml, apps.yaml]\n",
+		"k8s/c0/flux/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: repo, namespace: flux-system}
+spec:
+  interval: 1m
+  url: "https://example.com/c.git"
+  ignore: |
+    /*
+    !/k8s/c0
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./k8s/c0/flux, sourceRef: {kind: GitRepository, name: repo}}
+`,
+		"k8s/c0/flux/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec: {interval: 10m, path: ./k8s/c0/apps, sourceRef: {kind: GitRepository, name: repo}}
+`,
+		"k8s/c0/apps/kustomization.yaml": "resources: [cm.yaml]\n",
+		"k8s/c0/apps/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept, namespace: web}\n",
+		// Excluded: under /* and not re-included.
+		"k8s/other/kustomization.yaml": "resources: [cm.yaml]\n",
+		"k8s/other/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dropped, namespace: web}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "k8s/c0/flux")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "kept"); !ok {
+		t.Errorf("ConfigMap web/kept (under the re-included k8s/c0) not built; findings: %+v", res.Findings)
+	}
+	for _, f := range res.Findings {
+		if f.Severity == analysis.SeverityError {
+			t.Errorf("error finding: %s %s", f.Code, f.Message)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -42,20 +43,47 @@ func isRemoteRef(s string) bool {
 	return false
 }
 
-// IsRemoteRef reports whether Kustomize would fetch a kustomization's
-// path entry s (see isRemoteRef).
-func IsRemoteRef(s string) bool { return isRemoteRef(s) }
-
-// IsPathField reports whether Kustomize loads the strings of a
-// kustomization's field as files, directories or remote references.
-func IsPathField(field string) bool { return pathFields[field] }
+// FirstRemoteRef parses a kustomization file and returns the first string
+// Kustomize would fetch from the network (see isRemoteRef) among those it
+// loads as files, directories or URLs (loadedPaths), with its field and
+// line. A file that does not parse has none: Kustomize reports it.
+func FirstRemoteRef(data []byte) (field, value string, line int, ok bool) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return "", "", 0, false
+	}
+	errFound := errors.New("found")
+	err := loadedPaths(doc.Content[0], func(n *yaml.Node, f string) error {
+		if isRemoteRef(n.Value) {
+			field, value, line = f, n.Value, n.Line
+			return errFound
+		}
+		return nil
+	})
+	return field, value, line, err == errFound
+}
 
 // checkKustomization refuses what the kustomization at file (parsed: m)
 // must not do.
 func (c *confinedFS) checkKustomization(file string, m *yaml.Node) error {
 	rel := c.root.rel(file)
-	remote := func(n *yaml.Node, field string) error {
-		if n.Kind != yaml.ScalarNode || strings.Contains(n.Value, "\n") || !isRemoteRef(n.Value) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i].Value, m.Content[i+1]
+		switch key {
+		case "helmGlobals":
+			if err := c.checkHelmHome(rel, file, val); err != nil {
+				return err
+			}
+		case "helmCharts":
+			for _, item := range seqItems(val) {
+				if err := checkHelmChart(rel, item); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return loadedPaths(m, func(n *yaml.Node, field string) error {
+		if !isRemoteRef(n.Value) {
 			return nil
 		}
 		if c.allowNetwork {
@@ -64,28 +92,37 @@ func (c *confinedFS) checkKustomization(file string, m *yaml.Node) error {
 		}
 		return &NotFetchedError{msg: fmt.Sprintf("%s:%d: %s %q is remote; routeguard renders offline unless --allow-network is set (vendor it into the repository, or allow the network)",
 			rel, n.Line, field, n.Value)}
+	})
+}
+
+// loadedPaths calls visit with every string of the kustomization m that
+// Kustomize loads as a file, a directory or a URL (ldr.Load fetches http(s)
+// URLs, ldr.New clones git URLs), and the field it is in, until visit
+// returns an error.
+func loadedPaths(m *yaml.Node, visit func(n *yaml.Node, field string) error) error {
+	scalar := func(n *yaml.Node, field string) error {
+		if n == nil || n.Kind != yaml.ScalarNode || strings.Contains(n.Value, "\n") {
+			return nil
+		}
+		return visit(n, field)
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i].Value, m.Content[i+1]
 		switch {
-		case pathFields[key] && val.Kind == yaml.SequenceNode:
-			for _, item := range val.Content {
-				if err := remote(item, key); err != nil {
+		case pathFields[key]:
+			for _, item := range seqItems(val) {
+				if err := scalar(item, key); err != nil {
 					return err
 				}
 			}
 		case key == "openapi":
-			if p := mappingValue(val, "path"); p != nil {
-				if err := remote(p, "openapi.path"); err != nil {
-					return err
-				}
+			if err := scalar(mappingValue(val, "path"), "openapi.path"); err != nil {
+				return err
 			}
 		case key == "patches" || key == "patchesJson6902" || key == "replacements":
 			for _, item := range seqItems(val) {
-				if p := mappingValue(item, "path"); p != nil {
-					if err := remote(p, key+"[].path"); err != nil {
-						return err
-					}
+				if err := scalar(mappingValue(item, "path"), key+"[].path"); err != nil {
+					return err
 				}
 			}
 		case key == "configMapGenerator" || key == "secretGenerator":
@@ -97,25 +134,24 @@ func (c *confinedFS) checkKustomization(file string, m *yaml.Node) error {
 						if _, after, ok := strings.Cut(v.Value, "="); ok {
 							v.Value = after
 						}
-						if err := remote(&v, key+"[]."+f); err != nil {
+						if err := scalar(&v, key+"[]."+f); err != nil {
 							return err
 						}
 					}
 				}
-				if p := mappingValue(item, "env"); p != nil {
-					if err := remote(p, key+"[].env"); err != nil {
-						return err
-					}
+				if err := scalar(mappingValue(item, "env"), key+"[].env"); err != nil {
+					return err
 				}
-			}
-		case key == "helmGlobals":
-			if err := c.checkHelmHome(rel, file, val); err != nil {
-				return err
 			}
 		case key == "helmCharts":
 			for _, item := range seqItems(val) {
-				if err := c.checkHelmChart(rel, item, remote); err != nil {
+				if err := scalar(mappingValue(item, "valuesFile"), "helmCharts[].valuesFile"); err != nil {
 					return err
+				}
+				for _, n := range seqItems(mappingValue(item, "additionalValuesFiles")) {
+					if err := scalar(n, "helmCharts[].additionalValuesFiles"); err != nil {
+						return err
+					}
 				}
 			}
 		}
@@ -146,7 +182,7 @@ func (c *confinedFS) checkHelmHome(rel, file string, g *yaml.Node) error {
 
 // checkHelmChart refuses chart names and release names that Kustomize would
 // turn into paths or helm flags.
-func (c *confinedFS) checkHelmChart(rel string, item *yaml.Node, remote func(*yaml.Node, string) error) error {
+func checkHelmChart(rel string, item *yaml.Node) error {
 	if n := mappingValue(item, "name"); n != nil {
 		if strings.ContainsAny(n.Value, `/\`) || strings.Contains(n.Value, "..") || strings.HasPrefix(n.Value, "-") {
 			return fmt.Errorf("%s:%d: helmCharts[].name %q must be a chart name, not a path (Kustomize joins it into file paths it reads and writes)", rel, n.Line, n.Value)
@@ -154,18 +190,6 @@ func (c *confinedFS) checkHelmChart(rel string, item *yaml.Node, remote func(*ya
 	}
 	if n := mappingValue(item, "releaseName"); n != nil && strings.HasPrefix(n.Value, "-") {
 		return fmt.Errorf("%s:%d: helmCharts[].releaseName %q must not start with '-'", rel, n.Line, n.Value)
-	}
-	for _, f := range []string{"valuesFile"} {
-		if n := mappingValue(item, f); n != nil {
-			if err := remote(n, "helmCharts[]."+f); err != nil {
-				return err
-			}
-		}
-	}
-	for _, n := range seqItems(mappingValue(item, "additionalValuesFiles")) {
-		if err := remote(n, "helmCharts[].additionalValuesFiles"); err != nil {
-			return err
-		}
 	}
 	return nil
 }
