@@ -19,18 +19,11 @@ import (
 	"github.com/routeguard/routeguard/internal/substitute"
 )
 
-// PlaceholderPrefix starts the value routeguard substitutes for a variable
-// that only the cluster holds: a substituteFrom ConfigMap or Secret that is
-// made in the cluster (ExternalSecret, SealedSecret, SOPS) or is not in the
-// repository, when no --var gives it. The same variable gets the same
-// placeholder everywhere, so a listener's *.${DOMAIN} still matches a
-// route's app.${DOMAIN}.
-const PlaceholderPrefix = "routeguard-unset-"
+// PlaceholderPrefix and Placeholder: see the substitute package.
+const PlaceholderPrefix = substitute.PlaceholderPrefix
 
 // Placeholder is the value substituted for the cluster-only variable name.
-func Placeholder(name string) string {
-	return PlaceholderPrefix + strings.ToLower(strings.ReplaceAll(name, "_", "-"))
-}
+func Placeholder(name string) string { return substitute.Placeholder(name) }
 
 // Why a substituteFrom source is taken as the cluster's.
 const (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/substitute"
 	"github.com/routeguard/routeguard/internal/validate"
 )
 
@@ -85,61 +86,76 @@ func sopsEncrypted(o *manifest.Object) bool {
 	return ok
 }
 
-// judgeable returns the violations that do not involve a variable
-// reference (${VAR}, ${VAR:=default}) left for Flux's postBuild
-// substitution, which replaces it before the API server sees the object:
-// "*.${SECRET_DOMAIN}" is not a hostname, the substituted value may well
-// be. The others are reported once per object as RG5008 at info severity,
-// naming the first, so that nothing goes unsaid; `routeguard flux build`
-// validates the substituted objects.
+// judgeable returns the violations that routeguard can judge:
+//
+//   - not those involving a placeholder (substitute.PlaceholderPrefix) that
+//     `flux build` substituted for a variable only the cluster holds (a
+//     substituteFrom Secret made by an ExternalSecret or SOPS, an optional
+//     source not in the repository): "routeguard-unset-lan-cidr" is not a
+//     CIDR, the cluster's value may well be;
+//   - when Flux substitutes on apply (the objects were not built by
+//     `flux build`), not those involving a variable reference (${VAR},
+//     ${VAR:=default}): "*.${SECRET_DOMAIN}" is not a hostname, the
+//     substituted value may well be.
+//
+// The others are reported once per object and reason as RG5008 at info
+// severity, naming the first, so that nothing goes unsaid.
 func judgeable(c *analysis.Context, o *manifest.Object, vs []validate.Violation) []validate.Violation {
-	if !c.Cluster().SubstitutedOnApply {
-		return vs
-	}
-	var out, deferred []validate.Violation
+	onApply := c.Cluster().SubstitutedOnApply
+	var out, unset, deferred []validate.Violation
 	for _, v := range vs {
-		if awaitsSubstitution(o, v) {
+		switch {
+		case involves(o, v, substitute.PlaceholderPrefix):
+			unset = append(unset, v)
+		case onApply && involves(o, v, "${"):
 			deferred = append(deferred, v)
-		} else {
+		default:
 			out = append(out, v)
 		}
 	}
-	if len(deferred) > 0 {
-		v := deferred[0]
+	notJudged := func(vs []validate.Violation, why, how string) {
+		if len(vs) == 0 {
+			return
+		}
+		v := vs[0]
 		c.Report(analysis.Finding{Code: analysis.CodeNotFullyValidated, Severity: analysis.SeverityInfo, Object: c.Ref(o),
 			Source: o.FieldSource(v.Field),
-			Message: fmt.Sprintf("%d validation result(s) involve ${...} variables that Flux substitutes at apply time and were not judged (first: %s: %s); `routeguard flux build` validates the substituted objects",
-				len(deferred), fieldOrObject(v.Field), v.Message)})
+			Message: fmt.Sprintf("%d validation result(s) involve %s and were not judged (first: %s: %s); %s",
+				len(vs), why, fieldOrObject(v.Field), v.Message, how)})
 	}
+	notJudged(unset, "placeholders ("+substitute.PlaceholderPrefix+"<name>) for variables only the cluster holds",
+		"give their values with --var NAME=VALUE or --vars-file to validate them")
+	notJudged(deferred, "${...} variables that Flux substitutes at apply time",
+		"`routeguard flux build` validates the substituted objects")
 	return out
 }
 
-// awaitsSubstitution reports a violation that an unsubstituted variable
-// may explain: its value holds one, or (a CEL rule, a oneOf: no single
-// value) the object does.
-func awaitsSubstitution(o *manifest.Object, v validate.Violation) bool {
+// involves reports a violation that a value holding marker may explain:
+// its value holds one, or (a CEL rule, a oneOf: no single value) the
+// object does.
+func involves(o *manifest.Object, v validate.Violation, marker string) bool {
 	switch {
 	case v.Scalar:
-		return strings.Contains(v.Value, "${")
+		return strings.Contains(v.Value, marker)
 	case v.Missing, v.Class == validate.UnknownField:
 		return false
 	}
-	return holdsVariable(o.Body)
+	return holds(o.Body, marker)
 }
 
-func holdsVariable(v any) bool {
+func holds(v any, marker string) bool {
 	switch t := v.(type) {
 	case string:
-		return strings.Contains(t, "${")
+		return strings.Contains(t, marker)
 	case map[string]any:
 		for _, e := range t {
-			if holdsVariable(e) {
+			if holds(e, marker) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range t {
-			if holdsVariable(e) {
+			if holds(e, marker) {
 				return true
 			}
 		}

@@ -51,6 +51,8 @@ func TestCustomResources(t *testing.T) {
 		{Name: "values applied as they are (cmp generate, flux build) are judged", Files: []string{"flux_variables.yaml"},
 			Want: []string{"RG5001 HTTPRoute apps/media", "RG5001 HTTPRoute apps/media", "RG5001 HTTPRoute apps/broken", "RG5001 HTTPRoute apps/broken"}},
 		{Name: "SOPS-encrypted objects (decrypted by Flux before they are applied)", Files: []string{"sops_encrypted.yaml"}},
+		{Name: "placeholders for variables only the cluster holds are not judged", Files: []string{"placeholders.yaml"},
+			Want: []string{"RG5008 HTTPRoute apps/media"}},
 	})
 }
 
@@ -67,6 +69,8 @@ func TestBuiltinKinds(t *testing.T) {
 			Want: []string{"RG5006 CustomResourceDefinition gadgets"}},
 		{Name: "kinds decoded strictly only", Files: []string{"builtin_decoded.yaml"},
 			Want: []string{"RG5005 Job apps/migrate", "RG5006 Pod apps/debug"}},
+		{Name: "placeholders for variables only the cluster holds are not judged; other mistakes are", Files: []string{"placeholders.yaml"},
+			Want: []string{"RG5008 NetworkPolicy apps/vpn", "RG5006 NetworkPolicy apps/vpn"}},
 	})
 }
 
