@@ -158,7 +158,7 @@ var catalog = []Code{
 	{ID: CodeListenerConflict, Severity: SeverityError, Title: "listeners collide",
 		Description: "Two listeners of a Gateway (or of a Gateway and its ListenerSets) share port, protocol and hostname, or a TCP listener shares its port with an HTTP, HTTPS or TLS listener; they are Conflicted and do not serve (a ListenerSet's listener loses to the Gateway's and to older ListenerSets'). Give them distinct hostnames or ports."},
 	{ID: CodeListenerNoCert, Severity: SeverityError, Title: "TLS-terminating listener without certificate",
-		Description: "An HTTPS listener, or a TLS listener in Terminate mode, has no tls.certificateRefs and no tls.options (through which implementations such as GKE take certificates, which routeguard does not check); it cannot serve. Add a certificateRef."},
+		Description: "An HTTPS or TLS listener in Terminate mode has a tls block with neither certificateRefs nor options (through which implementations such as GKE take certificates): the CRD refuses it. An HTTPS listener with no tls at all is a warning: only an implementation with a certificate of its own serves it (Kong's default certificate; a GKE Gateway with the networking.gke.io/certmap annotation is not reported). Add a certificateRef."},
 	{ID: CodeCertificateNoGrant, Severity: SeverityError, Title: "cross-namespace certificateRef without ReferenceGrant",
 		Description: "A Gateway refers to a certificate Secret in another namespace, and no ReferenceGrant there admits it. Add a ReferenceGrant (from Gateway in the Gateway's namespace, to Secret)."},
 	{ID: CodeListenerProtocol, Severity: SeverityWarning, Title: "listener protocol no implementation supports",

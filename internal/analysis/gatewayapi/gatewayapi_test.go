@@ -1,6 +1,8 @@
 package gatewayapi
 
 import (
+	"maps"
+	"strings"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -74,7 +76,33 @@ func TestListeners(t *testing.T) {
 			Want: []string{"RG0001 Gateway infra/shared", "RG1204 Gateway infra/shared"}},
 		{Name: "cross-namespace certificate with grant", Files: []string{"listeners_cross_cert.yaml", "grant_certs.yaml"},
 			Want: []string{"RG0001 Gateway infra/shared"}},
+		{Name: "certificates from an annotation or tls.options; an HTTPS listener without tls", Files: []string{"listeners_tls_sources.yaml"},
+			Want: []string{"RG1203 Gateway infra/kong"}},
 	})
+}
+
+// TestListenerNoCertSeverity: a tls block in Terminate mode without
+// certificates is refused by the CRD (an error); an HTTPS listener without
+// tls is accepted, and serves where the implementation has a certificate
+// of its own (a warning).
+func TestListenerNoCertSeverity(t *testing.T) {
+	want := map[string]analysis.Severity{ // object and listener
+		`infra/kong listener "https"`:        analysis.SeverityWarning, // no tls
+		`infra/bad listener "https"`:         analysis.SeverityWarning, // no tls
+		`infra/bad listener "tls-terminate"`: analysis.SeverityError,   // tls, Terminate, nothing else
+	}
+	got := map[string]analysis.Severity{}
+	for _, file := range []string{"listeners_tls_sources.yaml", "listeners_bad.yaml"} {
+		for _, f := range analysistest.AnalyzeIn(t, Listeners{}, []string{file}, nil, analysis.Cluster{}).Findings {
+			if f.Code == analysis.CodeListenerNoCert {
+				listener, _, _ := strings.Cut(f.Message, " (")
+				got[f.Object.Namespace+"/"+f.Object.Name+" "+listener] = f.Severity
+			}
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("RG1203 severities:\n got %v\nwant %v", got, want)
+	}
 }
 
 func TestRouteConflicts(t *testing.T) {

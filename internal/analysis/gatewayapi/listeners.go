@@ -61,6 +61,10 @@ var (
 	extraProtocols = []string{"HBONE"}
 )
 
+// gkeCertMap is the Gateway annotation through which GKE's Gateways take
+// their certificates (a Certificate Manager map) instead of certificateRefs.
+const gkeCertMap = "networking.gke.io/certmap"
+
 // checkOwnListeners checks the listeners o (a Gateway or ListenerSet)
 // declares, one by one.
 func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
@@ -85,10 +89,20 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 		// The Gateway CRD accepts Terminate with certificateRefs or options:
 		// implementations take certificates through options too (GKE's
 		// networking.gke.io/pre-shared-certs), which routeguard cannot see.
-		if terminates && len(l.certRefs) == 0 && len(field.Map(l.raw, "tls", "options")) == 0 {
+		switch {
+		case !terminates || len(l.certRefs) > 0 || len(field.Map(l.raw, "tls", "options")) > 0:
+		case l.hasTLS:
 			c.Reportf(o, analysis.CodeListenerNoCert,
 				"listener %q (%s, TLS mode %s) has no tls.certificateRefs (nor tls.options through which an implementation takes its certificates), so it cannot terminate TLS; add a certificateRef to a Secret, or use mode Passthrough with a TLS listener",
 				l.name, l.protocol, l.tlsMode)
+		case o.Annotations()[gkeCertMap] != "":
+			// GKE's Gateways take their certificates from a Certificate Manager map.
+		default:
+			// The CRD accepts an HTTPS listener without tls (Gateway API
+			// 1.6): some implementations serve a default certificate
+			// (Kong), others mark the listener invalid (Istio, Envoy Gateway).
+			c.Report(analysis.Finding{Code: analysis.CodeListenerNoCert, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: o.Source,
+				Message: fmt.Sprintf("listener %q (HTTPS) has no tls: most implementations (Istio, Envoy Gateway, NGINX Gateway Fabric) do not serve it without tls.certificateRefs; it works only where the implementation supplies a certificate of its own (Kong's default certificate, GKE's %s annotation); add a certificateRef to a Secret", l.name, gkeCertMap)})
 		}
 		where := fmt.Sprintf("listener %q certificateRef", l.name)
 		for _, ref := range l.certRefs {
