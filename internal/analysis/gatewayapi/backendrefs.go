@@ -112,7 +112,9 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 			"backendRef to Service %s crosses namespaces and no ReferenceGrant in %q admits %ss from %q; %s; add one (from: group %s, kind %s, namespace %s; to: kind Service)",
 			analysis.QualifiedName(ns, name), ns, r.Kind, routeNS, failure(r.Kind), Group, r.Kind, routeNS)
 	}
-	if hasPort && !servicePorts(svc)[port] {
+	// An ExternalName Service is reached at its host on the backendRef's
+	// port as written (where the implementation supports them at all).
+	if hasPort && !servicePorts(svc)[port] && field.String(svc.Body, "spec", "type") != "ExternalName" {
 		c.Reportf(r, analysis.CodeBackendNoPort,
 			"backendRef port %d is not a port of Service %s (ports: %s); %s; use one of them", port, analysis.QualifiedName(ns, name), portList(svc), failure(r.Kind))
 	}

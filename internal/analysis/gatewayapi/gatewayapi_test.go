@@ -61,6 +61,7 @@ func TestBackendRefs(t *testing.T) {
 			Want: []string{"RG1101 HTTPRoute apps/mirrored"}},
 		{Name: "namespace not rendered, other backend kinds skipped", Files: with("backend_outside.yaml"),
 			Want: []string{"RG0001 HTTPRoute apps/web"}},
+		{Name: "ExternalName Service: the port is used as written", Files: with("backend_externalname.yaml")},
 		{Name: "Services an operator makes for its resources cannot be checked; a typo can", Files: with("backend_operator_made.yaml"),
 			Want: []string{"RG0001 HTTPRoute apps/metrics", "RG0001 HTTPRoute apps/pg", "RG1101 HTTPRoute apps/typo"}},
 	})

@@ -83,6 +83,14 @@ func checkService(c *analysis.Context, ing *manifest.Object, where, name string,
 			"%s names Service %s/%s, which does not exist; requests to it get HTTP 503; fix the name or add the Service", where, ns, name)
 		return
 	}
+	if field.String(o.Body, "spec", "type") == "ExternalName" {
+		// Controllers send an ExternalName Service's traffic to its host at
+		// the Ingress's port number as written (ingress-nginx: "ExternalName
+		// without port"); a port name needs the Service to list it.
+		if _, named := port.(string); !named || len(field.Maps(o.Body, "spec", "ports")) == 0 {
+			return
+		}
+	}
 	switch p := port.(type) {
 	case int64:
 		for _, sp := range field.Maps(o.Body, "spec", "ports") {

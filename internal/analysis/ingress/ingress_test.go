@@ -20,6 +20,9 @@ func TestBackends(t *testing.T) {
 			Want:  []string{"RG2001 Ingress store/split", "RG2007 Ingress store/broken", "RG2007 Ingress store/badjson"}},
 		{Name: "ingress-nginx default-backend annotation", Files: []string{"ingress_controllers.yaml"},
 			Want: []string{"RG2001 Ingress web/fallback"}},
+		// Only the port name printer does not list is a mistake.
+		{Name: "ExternalName Services: port numbers as written, names where ports are listed", Files: []string{"ingress_externalname.yaml"},
+			Want: []string{"RG2002 Ingress lan/lan"}},
 	})
 }
 
