@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/confine"
@@ -203,6 +205,12 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	}
 	analyzers := append(registry.All(), req.Analyzers...)
 	analyzers = append(analyzers, session.Analyzers()...)
+	if req.Render != nil && out.Set.Len() == 0 {
+		// Nothing to check is not a pass: say so (RG0007).
+		analyzers = append(analyzers, coverage.Apps{Apps: []coverage.App{{
+			Source: manifest.Source{File: cmp.Or(out.Path, ".")}, What: fmt.Sprintf("%s %s", out.Tool, cmp.Or(out.Path, ".")),
+		}}})
+	}
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
 		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered, Prior: req.Prior, Cluster: req.Cluster})

@@ -230,3 +230,28 @@ func TestLoadConfigFindsAndConfines(t *testing.T) {
 		t.Fatalf("symlinked config: %v", err)
 	}
 }
+
+// TestRunRendersNothing: a directory that renders no objects (files that
+// are not Kubernetes objects, or none) is RG0007, not "no findings".
+func TestRunRendersNothing(t *testing.T) {
+	repo := writeTree(t, map[string]string{"notes/todo.yaml": "todo: [upgrade]\n", "README.md": "# app\n"})
+	out, err := Run(context.Background(), Request{Analyze: true, Render: &render.Options{Path: repo, RepoRoot: repo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Findings) != 1 || out.Findings[0].Code != analysis.CodeRendersNothing {
+		t.Fatalf("findings %v, want one RG0007", codes(out.Findings))
+	}
+	if f := out.Findings[0]; f.Severity != analysis.SeverityWarning || !strings.Contains(f.Message, "renders no objects") {
+		t.Errorf("finding %+v", f)
+	}
+	// Objects given (stdin, postrender) are the caller's: none is not
+	// an app that renders nothing.
+	out, err = Run(context.Background(), Request{Analyze: true, Objects: manifest.NewSet(), AppDir: repo, RepoRoot: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Findings) != 0 {
+		t.Errorf("objects given: %v", codes(out.Findings))
+	}
+}

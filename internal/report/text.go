@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/printable"
 
@@ -74,7 +75,11 @@ func (t *text) Flush() error {
 			default:
 				sev = t.paint(ansiCyan, sev)
 			}
-			fmt.Fprintf(b, "  %s: %s %s %s: %s\n", printable.Line(f.Source.String()), sev, f.Code, printable.Line(f.Subject()), printable.Line(f.Message))
+			subject := strings.TrimSpace(f.Subject())
+			if subject != "" { // a finding about a directory or a cluster names no object
+				subject = " " + printable.Line(subject)
+			}
+			fmt.Fprintf(b, "  %s: %s %s%s: %s\n", printable.Line(f.Source.String()), sev, f.Code, subject, printable.Line(f.Message))
 		}
 	}
 	fmt.Fprintf(b, "\n%s\n", t.sum)
