@@ -170,7 +170,16 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 		return fd, false
 	}
 	fd.Message = messageText(m)
-	if host, ok := f.outsideHost(m, ns); ok {
+	if gw, gns, ok := f.outsideGateway(m, ns); ok {
+		if m.Type.Code() != msg.ReferencedResourceNotFound.Code() {
+			return fd, false // IST0132 on a Gateway the RG0001 below already says cannot be checked
+		}
+		fd.Code = analysis.CodeUnresolvedOutside
+		fd.Severity = analysis.SeverityWarning
+		fd.Message = fmt.Sprintf("gateway %s is in namespace %q, where this app renders no Istio Gateway, so it cannot be checked "+
+			"(Istio reports it as %s); add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",
+			gw, gns, m.Type.Code(), analysis.CodeUnresolvedOutside)
+	} else if host, ok := f.outsideHost(m, ns); ok {
 		fd.Code = analysis.CodeUnresolvedOutside
 		fd.Severity = analysis.SeverityWarning
 		fd.Message = fmt.Sprintf("%s %s is in namespace %q, which this app does not render, so it cannot be checked "+
@@ -220,6 +229,33 @@ func (f *filter) outsideHost(m diag.Message, ns string) (string, bool) {
 		return "", false
 	}
 	return host, true
+}
+
+// outsideGateway reports whether m is about an Istio Gateway a
+// VirtualService binds to in a namespace where the input renders no Istio
+// Gateway: Istio's "gateway not found" (IST0101) and "host not found in
+// gateway" (IST0132). Shared gateways live in their own app (istio-system,
+// istio-ingress), so such a Gateway may well exist; it cannot be checked.
+func (f *filter) outsideGateway(m diag.Message, ns string) (name, gatewayNS string, ok bool) {
+	switch {
+	case m.Type.Code() == msg.ReferencedResourceNotFound.Code() && len(m.Parameters) >= 2:
+		if what, _ := m.Parameters[0].(string); what != "gateway" {
+			return "", "", false
+		}
+		name, _ = m.Parameters[1].(string)
+	case m.Type.Code() == msg.VirtualServiceHostNotFoundInGateway.Code() && len(m.Parameters) >= 3:
+		name, _ = m.Parameters[2].(string)
+	default:
+		return "", "", false
+	}
+	gatewayNS = ns
+	if gns, _, found := strings.Cut(name, "/"); found {
+		gatewayNS = gns
+	}
+	if name == "" || f.in.present[nsKind{gatewayNS, "networking.istio.io/Gateway"}] {
+		return "", "", false
+	}
+	return name, gatewayNS, true
 }
 
 // hostNamespaceOf returns the namespace of a Kubernetes service host: a

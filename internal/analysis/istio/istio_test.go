@@ -28,6 +28,11 @@ var grid = []struct {
 		"IST0101 error VirtualService shop/payments testdata/vs-missing-host.yaml:41",
 		"RG0001 warning VirtualService shop/payments testdata/vs-missing-host.yaml:41",
 	}},
+	{"vs-gateways.yaml", Options{}, []string{
+		"RG0001 warning VirtualService shop/shared testdata/vs-gateways.yaml:18",
+		"IST0101 error VirtualService shop/typo testdata/vs-gateways.yaml:26",
+		"IST0132 warning VirtualService shop/typo testdata/vs-gateways.yaml:26",
+	}},
 	{"gateway-selector.yaml", Options{}, []string{
 		"IST0101 error Gateway edge/private testdata/gateway-selector.yaml:19",
 	}},
