@@ -28,6 +28,9 @@ var grid = []struct {
 		"IST0101 error VirtualService shop/payments testdata/vs-missing-host.yaml:41",
 		"RG0001 warning VirtualService shop/payments testdata/vs-missing-host.yaml:41",
 	}},
+	{"gateway-ports.yaml", Options{}, []string{
+		"IST0162 warning Gateway edge/public testdata/gateway-ports.yaml:3",
+	}},
 	{"vs-gateways.yaml", Options{}, []string{
 		"RG0001 warning VirtualService shop/shared testdata/vs-gateways.yaml:18",
 		"IST0101 error VirtualService shop/typo testdata/vs-gateways.yaml:26",
