@@ -41,7 +41,7 @@ func (b *builder) chartOf(ctx context.Context, hr *helmv2.HelmRelease) (*chartSo
 		case "HelmChart":
 			hc, ok := b.state.source(SourceGroup, "HelmChart", key.Namespace, key.Name)
 			if !ok {
-				return nil, skip("HelmChart not in the tree", "its chart, HelmChart %s/%s, is not among the objects the tree applies", key.Namespace, key.Name)
+				return nil, skipMissing("HelmChart", key.Namespace, key.Name, "its chart, HelmChart %s/%s, is not among the objects the tree applies", key.Namespace, key.Name)
 			}
 			return b.templateChart(ctx, hc.Namespace, field.Map(hc.Body, "spec"), "HelmChart "+key.Namespace+"/"+key.Name)
 		case "ExternalArtifact":
@@ -101,7 +101,7 @@ func (b *builder) templateChart(ctx context.Context, ns string, spec map[string]
 	case "HelmRepository":
 		repo, ok := b.state.source(SourceGroup, "HelmRepository", ref.Namespace, ref.Name)
 		if !ok {
-			return nil, skip("HelmRepository not in the tree", "its chart %q comes from HelmRepository %s/%s, which is not among the objects the tree applies", name, ref.Namespace, ref.Name)
+			return nil, skipMissing("HelmRepository", ref.Namespace, ref.Name, "its chart %q comes from HelmRepository %s/%s, which is not among the objects the tree applies", name, ref.Namespace, ref.Name)
 		}
 		url := field.String(repo.Body, "spec", "url")
 		insecure := field.Bool(repo.Body, "spec", "insecure")
@@ -121,7 +121,7 @@ func (b *builder) ociRepositoryChart(ctx context.Context, key SourceKey) (*chart
 	}
 	o, ok := b.state.source(SourceGroup, "OCIRepository", key.Namespace, key.Name)
 	if !ok {
-		return nil, skip("OCIRepository not in the tree", "its chart, OCIRepository %s/%s, is not among the objects the tree applies", key.Namespace, key.Name)
+		return nil, skipMissing("OCIRepository", key.Namespace, key.Name, "its chart, OCIRepository %s/%s, is not among the objects the tree applies", key.Namespace, key.Name)
 	}
 	ref := field.Map(o.Body, "spec", "ref")
 	insecure := field.Bool(o.Body, "spec", "insecure")

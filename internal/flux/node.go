@@ -36,6 +36,9 @@ type Node struct {
 	// SkipKind groups skip reasons for the summary ("OCIRepository source",
 	// "chart not in the cache", ...).
 	SkipKind string
+	// MissingSource is the chart source a skipped HelmRelease names and
+	// the tree does not apply, when that is why it was skipped.
+	MissingSource *manifest.Key
 	// Objects are what the node applies, in build order (before duplicates
 	// of other nodes' objects are dropped).
 	Objects  []*manifest.Object

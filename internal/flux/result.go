@@ -112,7 +112,14 @@ func (b *builder) result() *Result {
 		case Skipped:
 			r.Stats.Skipped++
 			r.Stats.SkippedBy[n.SkipKind]++
-			r.Findings = append(r.Findings, n.finding(analysis.CodeNotBuilt, "not built here: "+n.Reason))
+			f := n.finding(analysis.CodeNotBuilt, "not built here: "+n.Reason)
+			if k := n.MissingSource; k != nil && !b.mayHold(*k) {
+				// As a dependsOn nothing applies (RG0104): a mistake unless
+				// the source is made outside Git.
+				f.Severity = analysis.SeverityWarning
+				f.Message += "; unless it is created outside Git, helm-controller never gets the chart and the release is not installed; fix spec.chart's sourceRef (or chartRef), or add the source"
+			}
+			r.Findings = append(r.Findings, f)
 		case Failed:
 			r.Stats.Failed++
 			code := analysis.CodeFluxBuildFailed

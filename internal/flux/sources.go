@@ -32,12 +32,22 @@ type origin struct {
 type skipError struct {
 	kind   string // group of the reason, for the summary
 	reason string
+	// missing is the source object the node needs and the tree does not
+	// apply, when that is the reason.
+	missing *manifest.Key
 }
 
 func (e *skipError) Error() string { return e.reason }
 
 func skip(kind, format string, a ...any) error {
 	return &skipError{kind: kind, reason: fmt.Sprintf(format, a...)}
+}
+
+// skipMissing is skip for a source object (kind, namespace, name of
+// Flux's source group) that the tree does not apply.
+func skipMissing(kind, namespace, name, format string, a ...any) error {
+	return &skipError{kind: kind + " not in the tree", reason: fmt.Sprintf(format, a...),
+		missing: &manifest.Key{Group: SourceGroup, Kind: kind, Namespace: namespace, Name: name}}
 }
 
 // originOf resolves a sourceRef: a mapped directory, this checkout, an

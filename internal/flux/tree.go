@@ -299,6 +299,7 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	switch {
 	case errors.As(err, &se):
 		n.Status, n.Reason, n.SkipKind = Skipped, strings.ReplaceAll(se.reason, b.root+string(filepath.Separator), ""), se.kind
+		n.MissingSource = se.missing
 	case err != nil:
 		n.Status, n.Reason = Failed, strings.ReplaceAll(err.Error(), b.root+string(filepath.Separator), "")
 	default:
@@ -361,7 +362,7 @@ func (b *builder) resetBuilt(n *Node) {
 
 // reset forgets what a build of the node produced.
 func (n *Node) reset() {
-	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration = Pending, "", "", nil, 0
+	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration, n.MissingSource = Pending, "", "", nil, 0, nil
 	n.Dir, n.Unrendered = "", nil
 	n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
 }

@@ -770,3 +770,54 @@ spec: {interval: 10m, path: ./k8s/c0/apps, sourceRef: {kind: GitRepository, name
 		}
 	}
 }
+
+// TestBuildTreeChartSourceMissing: a HelmRelease whose HelmRepository the
+// tree applies nowhere (and no unbuilt node may hold) is a warning — as a
+// dependsOn on nothing, helm-controller waits forever unless the source is
+// made outside Git; one whose source only needs the network stays info.
+func TestBuildTreeChartSourceMissing(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/c/flux-system/kustomization.yaml": "resources: [sync.yaml]\n",
+		"clusters/c/flux-system/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "https://example.com/c.git"}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"clusters/c/releases.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: HelmRepository
+metadata: {name: podinfo, namespace: flux-system}
+spec: {interval: 1h, url: "https://stefanprodan.github.io/podinfo"}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: typo, namespace: web}
+spec:
+  interval: 1h
+  chart: {spec: {chart: podinfo, sourceRef: {kind: HelmRepository, name: podinfoo, namespace: flux-system}}}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: ok, namespace: web}
+spec:
+  interval: 1h
+  chart: {spec: {chart: podinfo, sourceRef: {kind: HelmRepository, name: podinfo, namespace: flux-system}}}
+`,
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typo := findingsWith(res, analysis.CodeNotBuilt, "HelmRelease web/typo")
+	if len(typo) != 1 || typo[0].Severity != analysis.SeverityWarning || !strings.Contains(typo[0].Message, "HelmRepository flux-system/podinfoo") {
+		t.Errorf("missing HelmRepository: %+v", typo)
+	}
+	ok := findingsWith(res, analysis.CodeNotBuilt, "HelmRelease web/ok")
+	if len(ok) != 1 || ok[0].Severity == analysis.SeverityWarning {
+		t.Errorf("a chart that only needs the network: %+v", ok)
+	}
+}
