@@ -211,6 +211,7 @@ func fluxAnalyze(ctx context.Context, env *Env, f *fluxBuildFlags, opts flux.Opt
 		Plugins:        host,
 		ContextObjects: ctxObjects,
 		Unrendered:     res.Unrendered,
+		FluxBuilt:      true,
 		Prior:          prior,
 	})
 }

@@ -186,14 +186,30 @@ func (n *Node) finding(code, msg string) analysis.Finding {
 	return analysis.Finding{Code: code, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux", Message: msg}
 }
 
-// unrendered is where a node that was not built would put its objects: a
-// HelmRelease's release namespace (and cluster-scoped kinds), a
-// Kustomization's targetNamespace, else any namespace.
+// unrendered is where a node that was not built would put its objects
+// (UnbuiltScopes).
 func (b *builder) unrendered(n *Node, why string) []analysis.UnrenderedScope {
-	reason := fmt.Sprintf("%s %s", n.Object, why)
-	tns := field.String(n.Object.Body, "spec", "targetNamespace")
-	if !n.IsKustomization() {
-		ns := cmp.Or(tns, n.Object.Namespace)
+	return UnbuiltScopes(n.Object, why)
+}
+
+// UnbuiltScopes is where the Flux Kustomization or HelmRelease o, not
+// built, would put its objects: a HelmRelease's release namespace (and
+// cluster-scoped kinds), a Kustomization's targetNamespace (and
+// cluster-scoped kinds), else any namespace. why completes the reason
+// ("Kustomization flux-system/apps <why>"). Any other object has none.
+func UnbuiltScopes(o *manifest.Object, why string) []analysis.UnrenderedScope {
+	var kustomization bool
+	switch o.GroupKind() {
+	case manifest.GroupKind{Group: KustomizeGroup, Kind: "Kustomization"}:
+		kustomization = true
+	case manifest.GroupKind{Group: HelmGroup, Kind: "HelmRelease"}:
+	default:
+		return nil
+	}
+	reason := fmt.Sprintf("%s %s", o, why)
+	tns := field.String(o.Body, "spec", "targetNamespace")
+	if !kustomization {
+		ns := cmp.Or(tns, o.Namespace)
 		return []analysis.UnrenderedScope{{Namespace: ns, Reason: reason}, {Namespace: "", Reason: reason}}
 	}
 	if tns != "" {

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/analysis/registry"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/flux"
 	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/plugins"
@@ -63,6 +65,10 @@ type Request struct {
 	// whose source is elsewhere): references into these
 	// scopes are "cannot check" (RG0001), never errors.
 	Unrendered []analysis.UnrenderedScope
+	// FluxBuilt says the objects' Flux Kustomizations and HelmReleases
+	// were built (routeguard flux build). Otherwise what they install in
+	// the cluster is not among the objects, and is unrendered too.
+	FluxBuilt bool
 	// ContextObjects resolve references besides the configuration's
 	// context paths and are never reported on (the rest of a Flux tree when
 	// one Kustomization of it is analyzed, the other Applications of an
@@ -211,9 +217,24 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 			Source: manifest.Source{File: cmp.Or(out.Path, ".")}, What: fmt.Sprintf("%s %s", out.Tool, cmp.Or(out.Path, ".")),
 		}}})
 	}
+	unrendered := req.Unrendered
+	if !req.FluxBuilt {
+		var unbuilt []string
+		for _, o := range out.Set.Objects() {
+			if scopes := flux.UnbuiltScopes(o, "is built by Flux in the cluster, not here"); len(scopes) > 0 {
+				unrendered = append(slices.Clip(unrendered), scopes...)
+				unbuilt = append(unbuilt, o.String())
+			}
+		}
+		if len(unbuilt) > 0 {
+			out.Notices = append(out.Notices, Notice{Level: LevelNote, Text: fmt.Sprintf(
+				"%d Flux Kustomization(s) and HelmRelease(s) (first: %s) are applied as objects; what they install is built by Flux in the cluster, so references into it cannot be checked here (RG0001); `routeguard flux build` builds them",
+				len(unbuilt), unbuilt[0])})
+		}
+	}
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: req.Unrendered, Prior: req.Prior, Cluster: req.Cluster})
+		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: unrendered, Prior: req.Prior, Cluster: req.Cluster})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)

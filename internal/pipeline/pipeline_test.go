@@ -255,3 +255,37 @@ func TestRunRendersNothing(t *testing.T) {
 		t.Errorf("objects given: %v", codes(out.Findings))
 	}
 }
+
+// TestRunFluxObjectsUnbuilt: a Flux HelmRelease among an app's objects
+// installs its chart in the cluster, so a Service its release namespace
+// lacks here cannot be checked (RG0001, with a note) — unless the objects
+// come from `routeguard flux build`, which built the release.
+func TestRunFluxObjectsUnbuilt(t *testing.T) {
+	const release = `---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: web, namespace: flux-system}
+spec:
+  targetNamespace: shop
+  chart: {spec: {chart: web, sourceRef: {kind: HelmRepository, name: charts}}}
+`
+	repo := writeTree(t, nil)
+	for _, built := range []bool{false, true} {
+		out, err := Run(context.Background(), Request{Analyze: true, Objects: objects(t, route+otherService+release),
+			AppDir: repo, RepoRoot: repo, FluxBuilt: built})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := analysis.CodeUnresolvedOutside
+		if built {
+			want = analysis.CodeBackendNotFound
+		}
+		if !slices.ContainsFunc(out.Findings, func(f analysis.Finding) bool { return f.Code == want && f.Object.Name == "web" }) {
+			t.Errorf("built=%v: want %s for the route's backend: %v", built, want, codes(out.Findings))
+		}
+		noted := slices.ContainsFunc(out.Notices, func(n Notice) bool { return strings.Contains(n.Text, "HelmRelease flux-system/web") })
+		if noted == built {
+			t.Errorf("built=%v: note naming the HelmRelease: %v", built, out.Notices)
+		}
+	}
+}
