@@ -23,10 +23,22 @@ type Application struct {
 	Origin string
 	// Object is the decoded manifest.
 	Object *manifest.Object
+	// Twin tells the Application apart from other manifests of the
+	// repository declaring a different Application of the same namespace
+	// and name (one per Argo CD instance): its file, or file:line. "" when
+	// the name is the repository's only one.
+	Twin string
 }
 
-// Key is "namespace/name", how findings name the Application.
-func (a *Application) Key() string { return a.Namespace + "/" + a.Name }
+// Key is "namespace/name", how findings name the Application, with
+// "@file" when another manifest declares a different Application of that
+// name (Twin).
+func (a *Application) Key() string {
+	if a.Twin != "" {
+		return a.Namespace + "/" + a.Name + "@" + a.Twin
+	}
+	return a.Namespace + "/" + a.Name
+}
 
 // AppSpec is spec of an Application.
 type AppSpec struct {

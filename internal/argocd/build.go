@@ -122,6 +122,11 @@ type builder struct {
 	parent  map[string]string // app key -> who produced it ("" scanned)
 	appsets map[string]*AppSetResult
 	notices []pipeline.Notice
+	// twins are the scanned Applications that share their namespace and
+	// name with a different one, and the file telling each apart.
+	twins map[*manifest.Object]string
+	// twinKeys lists the keys of the adopted twins by "namespace/name".
+	twinKeys map[string][]string
 }
 
 // Build finds, expands and renders every Application reachable from the
@@ -151,12 +156,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer cr.Close()
 	b := &builder{opts: opts, repo: &thisRepo{root: root, cr: cr, urls: map[string]bool{}, max: opts.MaxFileBytes},
-		apps: map[string]*AppResult{}, parent: map[string]string{}, appsets: map[string]*AppSetResult{}}
+		apps: map[string]*AppResult{}, parent: map[string]string{}, appsets: map[string]*AppSetResult{},
+		twinKeys: map[string][]string{}}
 	found, err := scan(b.repo, opts.Roots)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{RepoRoot: root, Files: found.files}
+	found.objects = b.declared(found)
 	b.repoURLs(found)
 	for u := range b.repo.urls {
 		res.RepoURLs = append(res.RepoURLs, u)
@@ -284,8 +291,13 @@ func appSetSources(o *manifest.Object) []Source {
 // adopt takes an Application or ApplicationSet found by scanning (parent
 // "") or rendered by a parent, and returns the Applications to render
 // next. A rendered Application replaces a scanned one of the same name
-// (the parent's render is what Argo CD applies).
+// (the parent's render is what Argo CD applies); of scanned twins, it is
+// the one with its spec (renderedTwin).
 func (b *builder) adopt(o *manifest.Object, parent, defaultNS string) []*Application {
+	twin := ""
+	if parent == "" {
+		twin = b.twins[o]
+	}
 	if o.Namespace == "" {
 		o = withNamespace(o, defaultNS)
 	}
@@ -294,7 +306,7 @@ func (b *builder) adopt(o *manifest.Object, parent, defaultNS string) []*Applica
 	}
 	app, err := decodeApplication(o)
 	if err != nil {
-		app = &Application{Name: o.Name, Namespace: o.Namespace, Source: o.Source, Object: o}
+		app = &Application{Name: o.Name, Namespace: o.Namespace, Source: o.Source, Object: o, Twin: twin}
 		b.mu.Lock()
 		b.apps[app.Key()] = &AppResult{App: app, Err: err}
 		b.parent[app.Key()] = parent
@@ -302,6 +314,7 @@ func (b *builder) adopt(o *manifest.Object, parent, defaultNS string) []*Applica
 		return nil
 	}
 	app.Origin = originText(parent)
+	app.Twin = twin
 	return b.adoptApp(app, parent)
 }
 
@@ -317,7 +330,7 @@ func originText(parent string) string {
 
 func (b *builder) adoptApp(app *Application, parent string) []*Application {
 	key := app.Key()
-	if key == b.opts.Skip {
+	if app.Namespace+"/"+app.Name == b.opts.Skip {
 		b.mu.Lock()
 		if b.skipped == nil {
 			b.skipped = app
@@ -327,6 +340,14 @@ func (b *builder) adoptApp(app *Application, parent string) []*Application {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if app.Twin != "" {
+		name := app.Namespace + "/" + app.Name
+		b.twinKeys[name] = append(b.twinKeys[name], key)
+	} else if twins := b.twinKeys[key]; len(twins) > 0 && parent != "" {
+		if !b.renderedTwin(app, parent, twins) {
+			return nil
+		}
+	}
 	if prev, ok := b.apps[key]; ok {
 		prevParent := b.parent[key]
 		switch {
@@ -350,6 +371,32 @@ func (b *builder) adoptApp(app *Application, parent string) []*Application {
 	b.apps[key] = &AppResult{App: app}
 	b.parent[key] = parent
 	return []*Application{app}
+}
+
+// renderedTwin takes an Application a parent renders under the namespace
+// and name of scanned twins (b.mu held): the twin with the same spec is
+// that Application, now rendered by parent, and nothing new is rendered.
+// One matching none is rendered besides them (true), with a warning.
+func (b *builder) renderedTwin(app *Application, parent string, twins []string) bool {
+	for _, k := range twins {
+		prev := b.apps[k]
+		if prev.App == nil || !reflect.DeepEqual(prev.App.Spec, app.Spec) {
+			continue
+		}
+		switch b.parent[k] {
+		case "", parent:
+			b.parent[k] = parent
+			prev.App.Origin = app.Origin
+		default:
+			b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+				"Application %s is produced by both %s and %s (Argo CD would report a shared resource); using the first", k, b.parent[k], parent)})
+		}
+		return false
+	}
+	b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+		"Application %s rendered by %s is none of the manifests declaring it (%s); analyzing it besides them",
+		app.Key(), parent, strings.Join(twins, ", "))})
+	return true
 }
 
 // withNamespace returns a copy of o in namespace ns.

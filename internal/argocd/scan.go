@@ -24,6 +24,9 @@ type scanned struct {
 	objects []*manifest.Object // Applications and ApplicationSets, in file order
 	files   int                // manifest files read
 	skipped []string           // files that are not Kubernetes manifests
+	// patches maps the files kustomization files use as patches
+	// (repository-relative) to the kustomization naming them.
+	patches map[string]string
 }
 
 // scan reads the Applications and ApplicationSets of the roots: a file is
@@ -31,7 +34,7 @@ type scanned struct {
 // directories, Helm chart templates (their Applications only exist once
 // the chart is rendered) and files that are not Kubernetes manifests.
 func scan(repo *thisRepo, roots []string) (*scanned, error) {
-	s := &scanned{}
+	s := &scanned{patches: map[string]string{}}
 	for _, root := range roots {
 		abs, err := filepath.Abs(root)
 		if err != nil {
@@ -73,6 +76,9 @@ func scan(repo *thisRepo, roots []string) (*scanned, error) {
 			case ".yaml", ".yml", ".json":
 			default:
 				return nil
+			}
+			if isKustomization(fi.Name()) {
+				s.readPatches(repo, p)
 			}
 			if _, err := s.read(repo, p); err != nil {
 				s.skipped = append(s.skipped, repo.rel(p))
