@@ -363,6 +363,14 @@ func (b *builder) adoptApp(app *Application, parent string) []*Application {
 			return []*Application{app}
 		case parent == "":
 			return nil
+		case twinParents(prevParent, parent):
+			// Two Argo CD instances' roots (twins) render it: the same
+			// Application twice is one app to check.
+			if prev.App == nil || !reflect.DeepEqual(prev.App.Spec, app.Spec) {
+				b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+					"Application %s is rendered differently by %s and by %s (one per Argo CD instance); only the first is analyzed", key, prevParent, parent)})
+			}
+			return nil
 		}
 		b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
 			"Application %s is produced by both %s and %s (Argo CD would report a shared resource); using the first", key, prevParent, parent)})
@@ -371,6 +379,14 @@ func (b *builder) adoptApp(app *Application, parent string) []*Application {
 	b.apps[key] = &AppResult{App: app}
 	b.parent[key] = parent
 	return []*Application{app}
+}
+
+// twinParents reports whether two parents ("Application ns/name@file") are
+// twins: different manifests of one Application namespace and name.
+func twinParents(a, b string) bool {
+	an, af, aTwin := strings.Cut(a, "@")
+	bn, bf, bTwin := strings.Cut(b, "@")
+	return aTwin && bTwin && an == bn && af != bf
 }
 
 // renderedTwin takes an Application a parent renders under the namespace

@@ -137,3 +137,44 @@ func TestRenderedTwinIsTheScannedOne(t *testing.T) {
 		t.Errorf("the rendered twin is the scanned one:\n%s", notices(res))
 	}
 }
+
+// Two Argo CD instances' roots (same-name twins) that render the same
+// child Application are one app to check, with no "shared resource"
+// warning; when the two renders differ, the user is told that only the
+// first is analyzed.
+func TestTwinRootsRenderingOneChild(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		prodPath string
+		warn     string
+	}{
+		{"same spec", "svc/web", ""},
+		{"different spec", "svc/web-prod", "is rendered differently by Application argocd/root@bootstrap/root-dev.yaml and by Application argocd/root@bootstrap/root-prod.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prod := strings.ReplaceAll(application("root", "argocd", "apps/prod", ""), "https://kubernetes.default.svc", "https://prod.example.com")
+			root := writeRepo(t, map[string]string{
+				"bootstrap/root-dev.yaml":  application("root", "argocd", "apps/dev", ""),
+				"bootstrap/root-prod.yaml": prod,
+				"apps/dev/web.yaml":        application("web", "web", "svc/web", ""),
+				"apps/prod/web.yaml":       application("web", "web", tc.prodPath, ""),
+				"svc/web/cm.yaml":          configMap("web"),
+				"svc/web-prod/cm.yaml":     configMap("web-prod"),
+			})
+			res := build(t, root, Options{}, "bootstrap")
+			got := notices(res)
+			if strings.Contains(got, "shared resource") {
+				t.Errorf("twin roots are not a shared resource:\n%s", got)
+			}
+			if tc.warn == "" && strings.Contains(got, "rendered differently") {
+				t.Errorf("identical renders warned:\n%s", got)
+			}
+			if tc.warn != "" && !strings.Contains(got, tc.warn) {
+				t.Errorf("no warning %q in:\n%s", tc.warn, got)
+			}
+			if n := strings.Count(strings.Join(appKeys(res), " "), "argocd/web"); n != 1 {
+				t.Errorf("argocd/web analyzed %d times: %v", n, appKeys(res))
+			}
+		})
+	}
+}
