@@ -44,6 +44,12 @@ func (b *builder) sourceArtifact(dir string, gr *manifest.Object) (string, error
 		if err != nil {
 			return nil, err
 		}
+		b.mu.Lock()
+		if b.checkouts == nil {
+			b.checkouts = map[string]string{}
+		}
+		b.checkouts[dst] = dir
+		b.mu.Unlock()
 		return dst, copyFiltered(dir, dst, matcher)
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,6 +43,9 @@ type builder struct {
 	memos    map[string]*memoEntry
 	tmp      string
 	cleanups []func()
+	// checkouts: each filtered copy of a source directory (what Kustomize
+	// builds in) and the directory it copies, to name files in messages.
+	checkouts map[string]string
 }
 
 type memoEntry struct {
@@ -120,6 +124,21 @@ func (b *builder) scratch(name string) (string, error) {
 		b.cleanups = append(b.cleanups, func() { os.RemoveAll(d) })
 	}
 	return os.MkdirTemp(b.tmp, safeName.ReplaceAllString(name, "_")+"-")
+}
+
+// repoPaths names files in msg as the user knows them: a file of a
+// filtered copy (the checkout Kustomize builds in, under the temporary
+// directory) by its path in the source directory, and a file of this
+// checkout by its path in the repository.
+func (b *builder) repoPaths(msg string) string {
+	b.mu.Lock()
+	copies := slices.SortedFunc(maps.Keys(b.checkouts), func(x, y string) int { return len(y) - len(x) })
+	for _, c := range copies {
+		msg = strings.ReplaceAll(msg, c+string(filepath.Separator), b.checkouts[c]+string(filepath.Separator))
+		msg = strings.ReplaceAll(msg, c, b.checkouts[c])
+	}
+	b.mu.Unlock()
+	return strings.ReplaceAll(msg, b.root+string(filepath.Separator), "")
 }
 
 var safeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
@@ -298,10 +317,10 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	var se *skipError
 	switch {
 	case errors.As(err, &se):
-		n.Status, n.Reason, n.SkipKind = Skipped, strings.ReplaceAll(se.reason, b.root+string(filepath.Separator), ""), se.kind
+		n.Status, n.Reason, n.SkipKind = Skipped, b.repoPaths(se.reason), se.kind
 		n.MissingSource = se.missing
 	case err != nil:
-		n.Status, n.Reason = Failed, strings.ReplaceAll(err.Error(), b.root+string(filepath.Separator), "")
+		n.Status, n.Reason = Failed, b.repoPaths(err.Error())
 	default:
 		n.Status, n.Objects = Built, objs
 	}

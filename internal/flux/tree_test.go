@@ -821,3 +821,37 @@ spec:
 		t.Errorf("a chart that only needs the network: %+v", ok)
 	}
 }
+
+// TestBuildTreeFailureNamesRepoPaths: a Kustomize build that fails in the
+// filtered copy of the repository (spec.ignore set) names the missing file
+// by its path in the repository, never by the temporary copy's.
+func TestBuildTreeFailureNamesRepoPaths(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/prod/sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: repo, namespace: flux-system}
+spec:
+  interval: 1m
+  url: "https://example.com/c.git"
+  ignore: |
+    /*.md
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec: {interval: 10m, path: ./apps/web, sourceRef: {kind: GitRepository, name: repo}}
+`,
+		"apps/web/kustomization.yaml": "resources: [missing.yaml]\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/apps")
+	if len(f) != 1 {
+		t.Fatalf("want one RG0101 for apps, got %+v", res.Findings)
+	}
+	if msg := f[0].Message; !strings.Contains(msg, "open apps/web/missing.yaml") || strings.Contains(msg, os.TempDir()) || strings.Contains(msg, "routeguard-flux-") {
+		t.Errorf("message names a temporary path or not the repository's: %s", msg)
+	}
+}
