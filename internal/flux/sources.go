@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	securejoin "github.com/cyphar/filepath-securejoin"
+
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -161,18 +163,15 @@ func sourceRef(m map[string]any, ns string) SourceKey {
 	return SourceKey{Kind: field.String(m, "kind"), Namespace: cmp.Or(field.String(m, "namespace"), ns), Name: field.String(m, "name")}
 }
 
-// localDir resolves p (relative to o.dir) to an existing directory inside
-// it, or an error naming the field.
+// localDir resolves p in o.dir the way kustomize-controller and
+// source-controller do (securejoin.SecureJoin): a leading "/" and any ".."
+// stay inside the source's root ("/apps" is "./apps"), and a symbolic link
+// is followed only within it. It returns an existing directory, or an
+// error naming the field.
 func (o *origin) localDir(what, p string) (string, error) {
-	if p == "" {
-		p = "./"
-	}
-	if filepath.IsAbs(p) {
-		return "", fmt.Errorf("%s %q must be relative to the source's root", what, p)
-	}
-	dir := filepath.Join(o.dir, filepath.FromSlash(p))
-	if rel, err := filepath.Rel(o.dir, dir); err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return "", fmt.Errorf("%s %q leads outside the source's root", what, p)
+	dir, err := securejoin.SecureJoin(o.dir, filepath.FromSlash(p))
+	if err != nil {
+		return "", fmt.Errorf("%s %q: %w", what, p, err)
 	}
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {

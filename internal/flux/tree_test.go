@@ -855,3 +855,33 @@ spec: {interval: 10m, path: ./apps/web, sourceRef: {kind: GitRepository, name: r
 		t.Errorf("message names a temporary path or not the repository's: %s", msg)
 	}
 }
+
+// TestBuildTreePathJoinedLikeFlux: kustomize-controller joins spec.path
+// to the artifact with securejoin, so "/apps/web" is "./apps/web" and ".."
+// never leaves the root ("../../apps/api" is "./apps/api"); both build
+// (dcplaya/home-ops writes absolute paths), and neither reads outside.
+func TestBuildTreePathJoinedLikeFlux(t *testing.T) {
+	ks := func(name, path string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
+			"spec: {interval: 10m, path: \"" + path + "\", sourceRef: {kind: GitRepository, name: flux-system}}\n---\n"
+	}
+	root := writeRepo(t, map[string]string{
+		"clusters/prod/apps.yaml": ks("web", "/apps/web") + ks("api", "../../apps/api"),
+		"apps/web/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: web}\n",
+		"apps/api/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: api, namespace: api}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []string{"web", "api"} {
+		if _, ok := res.Objects.Lookup("", "ConfigMap", ns, ns); !ok {
+			t.Errorf("ConfigMap %s/%s not built; findings: %+v", ns, ns, res.Findings)
+		}
+	}
+	for _, f := range res.Findings {
+		if f.Severity == analysis.SeverityError {
+			t.Errorf("error finding: %s %s", f.Code, f.Message)
+		}
+	}
+}
