@@ -151,7 +151,9 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 		if len(unread) == 0 && v != "" && !defined[v] && values[v] == "" {
 			unread = optional
 		}
-		if len(unread) == 0 || v == "" || defined[v] || values[v] != "" || tries > 100 {
+		// No ConfigMap or Secret can hold ${1}: Flux refuses such a key
+		// for every object, so a placeholder would move the error.
+		if len(unread) == 0 || !validVarName.MatchString(v) || defined[v] || values[v] != "" || tries > 100 {
 			return nil, b.substitutionError(err)
 		}
 		values[v] = Placeholder(v)
@@ -178,6 +180,9 @@ func fill(src *substitute.Sources, unread []*clusterSource, values map[string]st
 
 // varRef matches ${name...} not escaped as $${...}; group 2 is what
 // follows the name inside the braces.
+// validVarName is what fluxcd/pkg/kustomize accepts as a variable name.
+var validVarName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
+
 var varRef = regexp.MustCompile(`(^|[^$])\$\{([_a-zA-Z][_a-zA-Z0-9]*)([^}]*)\}`)
 
 // variablesWithoutDefault lists, sorted, the variables the objects use at

@@ -885,3 +885,39 @@ func TestBuildTreePathJoinedLikeFlux(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildTreeInvalidVariableNameBlamesItsObject: "${1}" (a regex
+// replacement written unescaped) under strict substitution fails the
+// object that holds it, as in kustomize-controller; routeguard's
+// placeholder for a cluster-only Secret is never given that name, which
+// Flux refuses for every object (it blamed the first object of the build).
+func TestBuildTreeInvalidVariableNameBlamesItsObject(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/prod/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec:
+  interval: 10m
+  path: ./apps
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substituteFrom:
+      - {kind: Secret, name: cluster-secrets}
+`,
+		"apps/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a-first, namespace: web}\ndata: {host: \"web.${DOMAIN}\"}\n",
+		"apps/z.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: z-relabel, namespace: web}\ndata:\n  note: x\n  replacement: \"${1}://${2}\"\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod"), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/apps")
+	if len(f) != 1 {
+		t.Fatalf("want one RG0101 for apps, got %+v", res.Findings)
+	}
+	for _, want := range []string{"apps/z.yaml:6: ConfigMap web/z-relabel", `variable not set (strict mode): "1"`, "escape it as $${name}"} {
+		if !strings.Contains(f[0].Message, want) {
+			t.Errorf("message lacks %q: %s", want, f[0].Message)
+		}
+	}
+}
