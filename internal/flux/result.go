@@ -99,6 +99,9 @@ func (b *builder) result() *Result {
 		}
 		r.Unrendered = append(r.Unrendered, n.Unrendered...)
 	}
+	for _, text := range b.selfNotes {
+		r.Notices = append(r.Notices, Notice{Level: "note", Text: text})
+	}
 	sources := map[string]*clusterUse{}
 	for _, n := range order {
 		r.Findings = append(r.Findings, n.findings...)

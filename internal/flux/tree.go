@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	securejoin "github.com/cyphar/filepath-securejoin"
+
 	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -46,6 +48,8 @@ type builder struct {
 	// checkouts: each filtered copy of a source directory (what Kustomize
 	// builds in) and the directory it copies, to name files in messages.
 	checkouts map[string]string
+	// selfNotes: GitRepositories taken for this checkout by a guess.
+	selfNotes []string
 }
 
 type memoEntry struct {
@@ -413,7 +417,10 @@ func (b *builder) restate() {
 // selfFromRoot: when the sync's GitRepository is declared nowhere the root
 // applies (a cluster directory without flux bootstrap's gotk-sync.yaml)
 // and the root applies exactly one GitRepository, that one is taken for
-// this checkout.
+// this checkout. When it applies none, and the root's Kustomizations all
+// build from one GitRepository whose paths exist in this checkout, that
+// one is: flux-operator's FluxInstance (spec.sync) makes the GitRepository
+// of the directory it syncs, often under its own name.
 func (b *builder) selfFromRoot(root *Node) {
 	var gits []*manifest.Object
 	for _, o := range root.Objects {
@@ -427,4 +434,37 @@ func (b *builder) selfFromRoot(root *Node) {
 	if len(gits) == 1 {
 		b.self[SourceKey{Kind: "GitRepository", Namespace: gits[0].Namespace, Name: gits[0].Name}] = true
 	}
+	if len(gits) > 0 || !root.synthetic {
+		return
+	}
+	var only *SourceKey
+	for _, o := range root.Objects {
+		if o.Group() != KustomizeGroup || o.Kind != "Kustomization" {
+			continue
+		}
+		ref := sourceRef(field.Map(o.Body, "spec", "sourceRef"), o.Namespace)
+		if ref.Kind != "GitRepository" || only != nil && ref != *only || !b.inCheckout(field.String(o.Body, "spec", "path")) {
+			return
+		}
+		only = &ref
+	}
+	if only == nil || b.self[*only] {
+		return
+	}
+	if _, declared := b.state.lookup("GitRepository", only.Namespace, only.Name); declared {
+		return
+	}
+	b.self[*only] = true
+	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s/%s, which the cluster directory's Kustomizations build from and no file here declares (as when flux-operator's FluxInstance makes it), is taken as this checkout; if it is another repository, map it with --source GitRepository/%s/%s=DIR",
+		only.Namespace, only.Name, only.Namespace, only.Name))
+}
+
+// inCheckout reports whether a spec.path is a directory of this checkout.
+func (b *builder) inCheckout(p string) bool {
+	dir, err := securejoin.SecureJoin(b.root, filepath.FromSlash(p))
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
 }

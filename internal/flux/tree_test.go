@@ -921,3 +921,40 @@ spec:
 		}
 	}
 }
+
+// TestBuildTreeFluxInstanceSyncSource: a cluster directory that
+// flux-operator's FluxInstance syncs holds Kustomizations building from the
+// GitRepository the FluxInstance makes (here under its own name, declared
+// in no file): it is this checkout, with a note saying so, when the paths
+// exist here; a path that does not exist here keeps it another repository.
+func TestBuildTreeFluxInstanceSyncSource(t *testing.T) {
+	ks := func(name, path string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
+			"spec: {interval: 10m, path: \"" + path + "\", sourceRef: {kind: GitRepository, name: homelab-ops, namespace: flux-system}}\n---\n"
+	}
+	for _, tc := range []struct {
+		name, apps string
+		built      bool
+	}{
+		{"paths here", ks("cluster-apps", "./kubernetes/apps"), true},
+		{"a path elsewhere", ks("cluster-apps", "./kubernetes/apps") + ks("other", "./not/here"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, map[string]string{
+				"kubernetes/flux/cluster/cluster.yaml": tc.apps,
+				"kubernetes/apps/cm.yaml":              "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: web}\n",
+			})
+			res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "kubernetes/flux/cluster")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, built := res.Objects.Lookup("", "ConfigMap", "web", "web")
+			note := slices.ContainsFunc(res.Notices, func(n Notice) bool {
+				return strings.Contains(n.Text, "GitRepository flux-system/homelab-ops, which the cluster directory's Kustomizations build from") && strings.Contains(n.Text, "--source GitRepository/flux-system/homelab-ops=DIR")
+			})
+			if built != tc.built || note != tc.built {
+				t.Errorf("built %v, note %v; want %v; notices %+v findings %+v", built, note, tc.built, res.Notices, res.Findings)
+			}
+		})
+	}
+}
