@@ -196,6 +196,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			}
 		}
 	}
+	b.dropUnlisted()
 	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
 		res.Apps = append(res.Apps, b.apps[k])
 	}

@@ -178,3 +178,35 @@ func TestTwinRootsRenderingOneChild(t *testing.T) {
 		})
 	}
 }
+
+// An Application file that sits in the directory a root renders, but that
+// its kustomization.yaml does not list, is never created by Argo CD: it is
+// skipped with a warning (its missing path was a false RG0009), and so are
+// the Applications it would render. A root that renders its own directory
+// is kept.
+func TestUnlistedApplicationIsSkipped(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"argocd/root.yaml":          application("root", "argocd", "argocd", ""),
+		"argocd/kustomization.yaml": "resources: [web.yaml]\n",
+		"argocd/web.yaml":           application("web", "web", "apps/web", ""),
+		"argocd/disabled.yaml":      application("disabled", "sched", "apps/not-yet", ""),
+		"argocd/stray-parent.yaml":  application("stray-parent", "argocd", "more", ""),
+		"more/child.yaml":           application("child", "web", "apps/missing", ""),
+		"apps/web/route.yaml":       platformGateway + "---\n" + route("web", "gateway-system", "web"),
+	})
+	res := build(t, root, Options{}, "argocd")
+	equal(t, "Applications", appKeys(res), []string{"argocd/root", "argocd/web"})
+	for _, want := range []string{
+		"Application argocd/disabled (argocd/disabled.yaml:1) is in argocd, which Application argocd/root renders without it",
+		"Application argocd/stray-parent (argocd/stray-parent.yaml:1) is in argocd",
+	} {
+		if !strings.Contains(notices(res), want) {
+			t.Errorf("no warning %q in:\n%s", want, notices(res))
+		}
+	}
+	for key, fs := range analyzeByApp(t, res) {
+		if errs := errorCodes(fs); len(errs) != 0 {
+			t.Errorf("%s: want no error, got %q", key, errs)
+		}
+	}
+}
