@@ -342,6 +342,12 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	return nil
 }
 
+// conflicting reports whether o, applied by n after prev, is applied
+// twice (RG0105).
+func conflicting(prev, n *Node, o *manifest.Object) bool {
+	return prev != n && o.Key() != n.Key() && !prev.synthetic && !n.synthetic
+}
+
 // merge applies a built node's objects to the state and discovers the
 // Flux objects among them. It reports whether a child the node had
 // produced before (when it is built again) changed and was reset.
@@ -352,8 +358,10 @@ func (b *builder) merge(n *Node) (stale bool) {
 	for _, o := range n.Objects {
 		if prev := b.state.add(n, o); prev != nil {
 			// A Kustomization that applies its own object (kept in its
-			// path) is not a conflict.
-			if prev != n && o.Key() != n.Key() {
+			// path) is not a conflict, nor is what the cluster directory
+			// applies without a sync Kustomization (bootstrap's kubectl
+			// apply, which prunes nothing) and a Kustomization then owns.
+			if conflicting(prev, n, o) {
 				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
 			}
 			continue
@@ -407,7 +415,7 @@ func (b *builder) restate() {
 		}
 		n.duplicates = nil
 		for _, o := range n.Objects {
-			if prev := b.state.add(n, o); prev != nil && prev != n && o.Key() != n.Key() {
+			if prev := b.state.add(n, o); prev != nil && conflicting(prev, n, o) {
 				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
 			}
 		}

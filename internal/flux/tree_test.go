@@ -958,3 +958,40 @@ func TestBuildTreeFluxInstanceSyncSource(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildTreeBootstrapDirectoryNotAppliedTwice: a cluster directory
+// applied by hand (kubectl apply -k, no sync Kustomization) whose
+// Kustomization then applies the same directory again owns those objects:
+// not RG0105, which stays for two Kustomizations applying one object.
+func TestBuildTreeBootstrapDirectoryNotAppliedTwice(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"kubernetes/flux/config/cluster.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 30m, url: "https://example.com/home-ops.git", ref: {branch: main}}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cluster, namespace: flux-system}
+spec: {interval: 30m, path: ./kubernetes/flux, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"kubernetes/flux/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec: {interval: 30m, path: ./kubernetes/apps, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"kubernetes/apps/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: web}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "kubernetes/flux/config")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		if f.Code == analysis.CodeAppliedTwice {
+			t.Errorf("want no RG0105, got %s: %s", f.Object, f.Message)
+		}
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "shared"); !ok {
+		t.Errorf("the tree was not followed; findings %+v", res.Findings)
+	}
+}
