@@ -19,7 +19,7 @@ type state struct {
 	// made: Secrets that controllers make in the cluster from objects the
 	// tree applies (ExternalSecret, SealedSecret, OnePasswordItem), or that
 	// kustomize-controller decrypts (SOPS): namespace/name -> the maker.
-	made map[nsName]string
+	made map[nsName]maker
 }
 
 type nsName struct{ ns, name string }
@@ -27,7 +27,7 @@ type nsName struct{ ns, name string }
 func (n nsName) String() string { return n.ns + "/" + n.name }
 
 func newState() *state {
-	return &state{set: manifest.NewSet(), owner: map[manifest.Key]*Node{}, made: map[nsName]string{}}
+	return &state{set: manifest.NewSet(), owner: map[manifest.Key]*Node{}, made: map[nsName]maker{}}
 }
 
 // add records o as applied by n; it returns the node that applied it
@@ -41,12 +41,27 @@ func (s *state) add(n *Node, o *manifest.Object) *Node {
 		return s.owner[k]
 	}
 	s.owner[k] = n
-	s.noteMaker(o)
+	s.noteMaker(n, o)
 	return nil
 }
 
-// noteMaker records the Secret an object makes in the cluster.
-func (s *state) noteMaker(o *manifest.Object) {
+// maker is what makes a Secret in the cluster, and the node applying it.
+type maker struct {
+	by   string
+	node *Node
+}
+
+// noteMaker records the Secrets an object n applies makes in the cluster.
+func (s *state) noteMaker(n *Node, o *manifest.Object) {
+	names, by := secretsMade(o)
+	for _, k := range names {
+		s.made[k] = maker{by: by, node: n}
+	}
+}
+
+// secretsMade lists the Secrets o makes in the cluster (namespace "*": any
+// namespace) and what makes them.
+func secretsMade(o *manifest.Object) ([]nsName, string) {
 	ns := o.Namespace
 	switch o.GroupKind() {
 	case manifest.GroupKind{Group: "external-secrets.io", Kind: "ExternalSecret"}:
@@ -54,7 +69,7 @@ func (s *state) noteMaker(o *manifest.Object) {
 		if name == "" {
 			name = o.Name
 		}
-		s.made[nsName{ns, name}] = "ExternalSecret " + o.Namespace + "/" + o.Name
+		return []nsName{{ns, name}}, "ExternalSecret " + o.Namespace + "/" + o.Name
 	case manifest.GroupKind{Group: "external-secrets.io", Kind: "ClusterExternalSecret"}:
 		// One ExternalSecret per selected namespace: taken as every
 		// namespace listed, else any.
@@ -69,27 +84,49 @@ func (s *state) noteMaker(o *manifest.Object) {
 		if len(nss) == 0 {
 			nss = []string{"*"}
 		}
+		var out []nsName
 		for _, n := range nss {
-			s.made[nsName{n, name}] = "ClusterExternalSecret " + o.Name
+			out = append(out, nsName{n, name})
 		}
+		return out, "ClusterExternalSecret " + o.Name
 	case manifest.GroupKind{Group: "bitnami.com", Kind: "SealedSecret"}:
 		name := field.String(o.Body, "spec", "template", "metadata", "name")
 		if name == "" {
 			name = o.Name
 		}
-		s.made[nsName{ns, name}] = "SealedSecret " + o.Namespace + "/" + o.Name
+		return []nsName{{ns, name}}, "SealedSecret " + o.Namespace + "/" + o.Name
 	case manifest.GroupKind{Group: "onepassword.com", Kind: "OnePasswordItem"}:
-		s.made[nsName{ns, o.Name}] = "OnePasswordItem " + o.Namespace + "/" + o.Name
+		return []nsName{{ns, o.Name}}, "OnePasswordItem " + o.Namespace + "/" + o.Name
 	case manifest.GroupKind{Kind: "Secret"}:
 		if field.Has(o.Body, "sops") {
-			s.made[nsName{ns, o.Name}] = "SOPS (kustomize-controller decrypts it; routeguard cannot)"
+			return []nsName{{ns, o.Name}}, "SOPS (kustomize-controller decrypts it; routeguard cannot)"
 		}
 	}
+	return nil, ""
+}
+
+// madeIn says what among objs makes the Secret ns/name ("" when none).
+func madeIn(objs []*manifest.Object, ns, name string) (string, bool) {
+	for _, o := range objs {
+		names, by := secretsMade(o)
+		for _, k := range names {
+			if k.name == name && (k.ns == ns || k.ns == "*") {
+				return by, true
+			}
+		}
+	}
+	return "", false
 }
 
 // madeBy says what makes the Secret ns/name in the cluster ("" when
 // nothing the tree applies does).
 func (s *state) madeBy(ns, name string) (string, bool) {
+	m, ok := s.maker(ns, name)
+	return m.by, ok
+}
+
+// maker finds what makes the Secret ns/name, and the node applying it.
+func (s *state) maker(ns, name string) (maker, bool) {
 	if m, ok := s.made[nsName{ns, name}]; ok {
 		return m, true
 	}

@@ -101,6 +101,12 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 				}
 				continue
 			}
+			// Made by what this Kustomization applies: the cluster holds
+			// it from the previous reconcile.
+			if maker, ok := madeIn(set.Objects(), key.ns, key.name); ok {
+				unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: "made in the cluster by " + maker + ", which this Kustomization applies"})
+				continue
+			}
 		default:
 			return nil, fmt.Errorf("%s: kind %q must be ConfigMap or Secret", where, ref.Kind)
 		}

@@ -281,8 +281,12 @@ func (b *builder) retryable(retried map[*Node]bool) []*Node {
 			if c.Why != whyNotInRepo && c.Why != whyOptionalNotInRepo {
 				continue
 			}
-			_, present := b.state.lookup(c.Kind, c.Key.ns, c.Key.name)
-			_, made := b.state.madeBy(c.Key.ns, c.Key.name)
+			// Only what another node applies is worth a retry: n's own
+			// objects are gone while it is built again.
+			obj, present := b.state.lookup(c.Kind, c.Key.ns, c.Key.name)
+			present = present && b.state.owner[obj.Key()] != n
+			m, made := b.state.maker(c.Key.ns, c.Key.name)
+			made = made && m.node != n
 			if present || made && c.Kind == "Secret" {
 				out = append(out, n)
 				break

@@ -995,3 +995,47 @@ spec: {interval: 30m, path: ./kubernetes/apps, sourceRef: {kind: GitRepository, 
 		t.Errorf("the tree was not followed; findings %+v", res.Findings)
 	}
 }
+
+// TestBuildTreeClusterExternalSecretMadeOnce: a ClusterExternalSecret
+// that one Kustomization applies makes the substituteFrom Secret of every
+// namespace, its own included — no RG0107 for either, whatever the build
+// order (both were retried together, and the retry removed the maker).
+func TestBuildTreeClusterExternalSecretMadeOnce(t *testing.T) {
+	ks := func(name, ns, path, extra string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: " + ns + "}\n" +
+			"spec:\n  interval: 10m\n  path: " + path + "\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n" + extra + "---\n"
+	}
+	pb := "  postBuild:\n    substituteFrom:\n      - {kind: Secret, name: cluster-secrets}\n"
+	root := writeRepo(t, map[string]string{
+		"clusters/prod/apps.yaml": ks("onepassword", "external-secrets", "./apps/onepassword", "  targetNamespace: external-secrets\n"+pb) + ks("hugo", "blog", "./apps/hugo", "  targetNamespace: blog\n"+pb),
+		"apps/onepassword/ces.yaml": `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata: {name: cluster-secrets}
+spec:
+  externalSecretName: cluster-secrets
+  namespaceSelectors:
+    - matchExpressions: [{key: x, operator: NotIn, values: ["true"]}]
+  externalSecretSpec:
+    secretStoreRef: {kind: ClusterSecretStore, name: onepassword}
+    target: {name: cluster-secrets}
+`,
+		"apps/hugo/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: hugo}\ndata: {host: \"hugo.${SECRET_DOMAIN}\"}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod"), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		if f.Severity != analysis.SeverityInfo {
+			t.Errorf("%s %s %s: %s", f.Severity, f.Code, f.Object, f.Message)
+		}
+	}
+	for _, want := range []string{
+		"Secret blog/cluster-secrets is made in the cluster by ClusterExternalSecret cluster-secrets:",
+		"Secret external-secrets/cluster-secrets is made in the cluster by ClusterExternalSecret cluster-secrets, which this Kustomization applies",
+	} {
+		if !slices.ContainsFunc(res.Notices, func(n Notice) bool { return strings.HasPrefix(n.Text, want) }) {
+			t.Errorf("no notice %q in %+v", want, res.Notices)
+		}
+	}
+}
