@@ -4,31 +4,12 @@ import (
 	"fmt"
 
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
 )
 
-// routingKinds are the kinds whose checks are routeguard's purpose.
-var routingKinds = map[manifest.GroupKind]bool{
-	{Group: "networking.k8s.io", Kind: "Ingress"}:                  true,
-	{Group: "extensions", Kind: "Ingress"}:                         true,
-	{Group: "gateway.networking.k8s.io", Kind: "Gateway"}:          true,
-	{Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"}:        true,
-	{Group: "gateway.networking.k8s.io", Kind: "GRPCRoute"}:        true,
-	{Group: "gateway.networking.k8s.io", Kind: "TLSRoute"}:         true,
-	{Group: "gateway.networking.k8s.io", Kind: "TCPRoute"}:         true,
-	{Group: "gateway.networking.k8s.io", Kind: "UDPRoute"}:         true,
-	{Group: "gateway.networking.x-k8s.io", Kind: "XListenerSet"}:   true,
-	{Group: "gateway.networking.k8s.io", Kind: "ListenerSet"}:      true,
-	{Group: "networking.istio.io", Kind: "VirtualService"}:         true,
-	{Group: "networking.istio.io", Kind: "Gateway"}:                true,
-	{Group: "networking.istio.io", Kind: "DestinationRule"}:        true,
-	{Group: "networking.istio.io", Kind: "ServiceEntry"}:           true,
-	{Group: "gateway.networking.k8s.io", Kind: "BackendTLSPolicy"}: true,
-}
-
-// IsRouting reports whether objects of gk route traffic (Ingress, Gateway
-// API Gateways, ListenerSets and routes, Istio VirtualServices, Gateways,
-// DestinationRules and ServiceEntries): the kinds routeguard exists to check.
-func IsRouting(gk manifest.GroupKind) bool { return routingKinds[gk] }
+// IsRouting reports whether objects of gk route traffic and are checked
+// (routing.Checked): the kinds routeguard exists to check.
+func IsRouting(gk manifest.GroupKind) bool { return routing.IsChecked(gk) }
 
 // NothingChecked returns an RG0100 finding about what (the object or path
 // a tree build started from, at src) when set holds no object at all, or
@@ -49,6 +30,11 @@ func NothingChecked(set *manifest.Set, what ObjectRef, src manifest.Source, notB
 	msg := "the build produced no objects"
 	if n > 0 {
 		msg = fmt.Sprintf("the build produced %d objects and not one routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry)", n)
+	}
+	if set != nil {
+		if u := routing.UncheckedIn(set); u != "" {
+			msg += "; it holds " + u + ", which routeguard does not check"
+		}
 	}
 	if notBuilt > 0 {
 		msg += fmt.Sprintf("; %d objects of the tree were skipped or failed to build", notBuilt)

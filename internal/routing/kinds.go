@@ -1,12 +1,19 @@
 package routing
 
-import "github.com/routeguard/routeguard/internal/manifest"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+)
 
 // API groups of the routing kinds.
 const (
 	GatewayAPIGroup = "gateway.networking.k8s.io"
 	IstioGroup      = "networking.istio.io"
 	IngressGroup    = "networking.k8s.io"
+	// GatewayAPIExperimentalGroup holds the experimental channel's X kinds.
+	GatewayAPIExperimentalGroup = "gateway.networking.x-k8s.io"
 )
 
 // GatewayAPIRoutes are the Gateway API route kinds, sorted. Each has rules
@@ -50,6 +57,37 @@ var Alerted = concat(
 	},
 )
 
+// Checked are the kinds whose presence means routing was checked (RG0100
+// when a run holds none): the alerted kinds, Istio Gateways, Gateway API
+// BackendTLSPolicies and ListenerSets (and their experimental
+// XListenerSets), and Ingresses of the old extensions group.
+var Checked = concat(Alerted, []manifest.GroupKind{
+	{Group: IstioGroup, Kind: "Gateway"},
+	{Group: GatewayAPIGroup, Kind: "BackendTLSPolicy"},
+	{Group: GatewayAPIGroup, Kind: "ListenerSet"},
+	{Group: GatewayAPIExperimentalGroup, Kind: "XListenerSet"},
+	{Group: "extensions", Kind: "Ingress"},
+})
+
+// IsChecked reports whether objects of gk are among Checked.
+func IsChecked(gk manifest.GroupKind) bool {
+	for _, c := range Checked {
+		if c == gk {
+			return true
+		}
+	}
+	return false
+}
+
+// Unchecked are routing kinds routeguard does not check, named when a run
+// holds no checked kind but some of these (RG0100 says why).
+var Unchecked = []manifest.GroupKind{
+	{Group: "route.openshift.io", Kind: "Route"},
+	{Group: "traefik.io", Kind: "IngressRoute"},
+	{Group: "traefik.containo.us", Kind: "IngressRoute"},
+	{Group: "projectcontour.io", Kind: "HTTPProxy"},
+}
+
 // KindNames returns the kind names of gks, in order, each once.
 func KindNames(gks []manifest.GroupKind) []string {
 	seen := map[string]bool{}
@@ -82,4 +120,17 @@ func concat(lists ...[]manifest.GroupKind) []manifest.GroupKind {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// UncheckedIn names the objects of set whose kinds route traffic but are
+// not checked ("2 route.openshift.io Route"), in Unchecked's order; "" when
+// there are none.
+func UncheckedIn(set *manifest.Set) string {
+	var parts []string
+	for _, gk := range Unchecked {
+		if n := len(set.ByKind(gk.Group, gk.Kind)); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s %s", n, gk.Group, gk.Kind))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

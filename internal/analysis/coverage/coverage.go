@@ -3,7 +3,6 @@ package coverage
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -64,12 +63,7 @@ type NothingChecked struct {
 }
 
 // Kinds are the kinds whose presence means routing was checked.
-var Kinds = slices.Concat(routing.Alerted, []manifest.GroupKind{
-	{Group: routing.IstioGroup, Kind: "Gateway"},
-	{Group: routing.GatewayAPIGroup, Kind: "BackendTLSPolicy"},
-	{Group: routing.GatewayAPIGroup, Kind: "ListenerSet"},
-	{Group: routing.GatewayAPIGroup, Kind: "XListenerSet"},
-})
+var Kinds = routing.Checked
 
 func (NothingChecked) Metadata() analysis.Metadata {
 	return analysis.Metadata{Name: "coverage.NothingChecked", Description: "Runs that render no routing object.", Inputs: Kinds}
@@ -79,9 +73,13 @@ func (n NothingChecked) Analyze(_ context.Context, c *analysis.Context) error {
 	if Routing(c.Objects()) > 0 {
 		return nil
 	}
+	unchecked := ""
+	if u := routing.UncheckedIn(c.Objects()); u != "" {
+		unchecked = " (it holds " + u + ", which routeguard does not check)"
+	}
 	c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source,
 		Message: fmt.Sprintf("%s holds no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, "+
-			"DestinationRule, ServiceEntry), so there was nothing to check; a clean result here means nothing", n.What)})
+			"DestinationRule, ServiceEntry)%s, so there was nothing to check; a clean result here means nothing", n.What, unchecked)})
 	return nil
 }
 
