@@ -210,3 +210,27 @@ func TestUnlistedApplicationIsSkipped(t *testing.T) {
 		}
 	}
 }
+
+// A multi-source Application whose second path is missing names that
+// field (spec.sources[1].path), not spec.source.path, which it does not have.
+func TestMissingPathNamesItsSourceField(t *testing.T) {
+	multi := `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: web, namespace: argocd}
+spec:
+  project: default
+  destination: {server: https://kubernetes.default.svc, namespace: web}
+  sources:
+    - {repoURL: ` + repoURL + `, path: apps/web, targetRevision: HEAD}
+    - {repoURL: ` + repoURL + `, path: apps/typo, targetRevision: HEAD}
+`
+	root := writeRepo(t, map[string]string{
+		"argocd/web.yaml":  multi,
+		"apps/web/cm.yaml": configMap("web"),
+	})
+	res := build(t, root, Options{}, "argocd")
+	a := app(t, res, "argocd/web")
+	if a.Err == nil || !strings.Contains(a.Err.Error(), `source path "apps/typo" does not exist in this repository (app path does not exist); fix spec.sources[1].path`) {
+		t.Errorf("error = %v", a.Err)
+	}
+}

@@ -69,7 +69,11 @@ func (b *builder) renderSource(ctx context.Context, app *Application, i int, src
 		return nil, res, fmt.Errorf("source path %q: %w", src.Path, err)
 	}
 	if !b.repo.cr.IsDir(appDir) {
-		return nil, res, fmt.Errorf("source path %q does not exist in this repository (app path does not exist); fix spec.source.path", src.Path)
+		field := "spec.source.path"
+		if multi {
+			field = fmt.Sprintf("spec.sources[%d].path", i)
+		}
+		return nil, res, fmt.Errorf("source path %q does not exist in this repository (app path does not exist); fix %s", src.Path, field)
 	}
 	if err := b.mergeSourceParameters(&src, appDir, app.Name); err != nil {
 		return nil, res, err
