@@ -499,8 +499,12 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 		case errors.As(err, &nf):
 			// Not known to be broken: it needs what routeguard did not
 			// fetch (a remote base offline, a helmCharts chart).
-			sr.Skipped = "it needs what routeguard does not fetch here: " + nf.Error()
-			res.Unrendered = append(res.Unrendered, scope("it needs what routeguard does not fetch here"))
+			why := "it needs what routeguard does not fetch here"
+			if nf.Tried() {
+				why = "it needs what routeguard could not fetch"
+			}
+			sr.Skipped = why + ": " + nf.Error()
+			res.Unrendered = append(res.Unrendered, scope(why))
 		case err != nil:
 			if len(sources) > 1 {
 				err = fmt.Errorf("source %d: %w", i+1, err)

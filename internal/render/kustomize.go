@@ -87,6 +87,9 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		if helmShimWasAskedToPull(command) {
 			return nil, &NotFetchedError{msg: err.Error(), err: err}
 		}
+		if opts.AllowNetwork && networkFailure(err) {
+			return nil, &NotFetchedError{msg: "a remote resource could not be fetched (the network failed): " + err.Error(), err: err, tried: true}
+		}
 		return nil, err
 	}
 	keepOrigins := false
