@@ -36,6 +36,9 @@ type input struct {
 	present   map[nsKind]bool                 // (namespace, kind) the input renders; Namespace objects as {name, "/Namespace"}
 	opaque    map[[2]string]bool              // Secrets whose data cannot be judged
 	produced  map[[2]string]bool              // Secrets a rendered producer creates
+	// gatewayPods: a rendered workload or Pod carries an "istio" label, as
+	// gateway deployments do (the stand-in ingress gateway aside).
+	gatewayPods bool
 }
 
 // nsKind is a namespace and a "group/Kind".
@@ -101,6 +104,15 @@ func (in *input) addSynthetic(ns, podName string, workload *manifest.Object, l m
 	k := keyOf(gvk.Pod, ns, podName)
 	in.objects[k] = workload
 	in.synthetic[k] = true
+	in.addRenderedPodLabels(ns, l)
+}
+
+// addRenderedPodLabels records the labels of a Pod the input renders (or
+// a workload's template).
+func (in *input) addRenderedPodLabels(ns string, l map[string]string) {
+	if _, ok := l["istio"]; ok {
+		in.gatewayPods = true
+	}
 	in.addPodLabels(ns, l)
 }
 
@@ -170,6 +182,13 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 		return fd, false
 	}
 	fd.Message = messageText(m)
+	if sel, ok := f.gatewaySelectorElsewhere(m, origin.Type); ok {
+		fd.Code = analysis.CodeUnresolvedOutside
+		fd.Severity = analysis.SeverityWarning
+		fd.Message = fmt.Sprintf("selector %s matches no gateway workload this app renders, and it renders none (the gateway Deployment comes from Istio's gateway chart or install, "+
+			"elsewhere), so it cannot be checked (Istio reports it as %s); add the path that renders the gateway to contextPaths in .routeguard.yaml, or suppress %s for this object",
+			sel, m.Type.Code(), analysis.CodeUnresolvedOutside)
+	}
 	if gw, gns, ok := f.outsideGateway(m, ns); ok {
 		if m.Type.Code() != msg.ReferencedResourceNotFound.Code() {
 			return fd, false // IST0132 on a Gateway the RG0001 below already says cannot be checked
@@ -277,6 +296,22 @@ func hostNamespace(host string) string {
 		return parts[1]
 	}
 	return ""
+}
+
+// gatewaySelectorElsewhere reports whether m is Istio's "selector not
+// found" (IST0101) for an Istio Gateway while the input renders no gateway
+// workload at all: gateways are deployed by Istio's gateway chart or
+// install, usually in another app or a HelmRelease routeguard did not
+// render, so the selector cannot be judged. When the input does render
+// gateway workloads, a selector matching none of them is reported.
+func (f *filter) gatewaySelectorElsewhere(m diag.Message, g config.GroupVersionKind) (string, bool) {
+	if m.Type.Code() != msg.ReferencedResourceNotFound.Code() || g != gvk.Gateway || len(m.Parameters) < 2 || f.in.gatewayPods {
+		return "", false
+	}
+	if what, _ := m.Parameters[0].(string); what != "selector" {
+		return "", false
+	}
+	return fmt.Sprint(m.Parameters[1]), true
 }
 
 // backed reports whether a message that depends on live Pods is backed by

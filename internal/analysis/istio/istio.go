@@ -202,7 +202,7 @@ func (r *Run) Finish(ctx context.Context) (out []analysis.Finding, err error) {
 			}
 			in.add(c.cfg, ns, o)
 			if c.cfg.GroupVersionKind == gvk.Pod {
-				in.addPodLabels(ns, c.cfg.Labels)
+				in.addRenderedPodLabels(ns, c.cfg.Labels)
 			}
 		}
 		if c.pod != nil {
