@@ -142,7 +142,7 @@ var catalog = []Code{
 	{ID: CodeParentHostname, Severity: SeverityError, Title: "route hostnames do not intersect the listener's",
 		Description: "None of the route's hostnames matches the hostname of a listener it could attach to, so the route attaches nowhere. Align the hostnames."},
 	{ID: CodeRouteNoParents, Severity: SeverityError, Title: "route has no parentRefs",
-		Description: "A route without parentRefs attaches to no Gateway and receives no traffic. Add a parentRef."},
+		Description: "A route without parentRefs (and without spec.useDefaultGateways: All, the experimental default Gateways) attaches to no Gateway and receives no traffic. Add a parentRef."},
 	{ID: CodeBackendNotFound, Severity: SeverityError, Title: "backend Service not found",
 		Description: "A route's backendRef names a Service that does not exist; requests to it fail with 500. Fix the name or namespace, or add the Service."},
 	{ID: CodeBackendNoPort, Severity: SeverityError, Title: "backend Service has no such port",

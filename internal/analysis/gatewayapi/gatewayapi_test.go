@@ -37,6 +37,9 @@ func TestParentRefs(t *testing.T) {
 			Want: []string{"RG1007 HTTPRoute apps/web"}},
 		{Name: "no parentRefs", Files: with("route_no_parents.yaml"),
 			Want: []string{"RG1008 HTTPRoute apps/orphan"}},
+		{Name: "default Gateways elsewhere", Files: with("route_default_gateways.yaml"),
+			Want: []string{"RG0001 HTTPRoute apps/defaulted"}},
+		{Name: "default Gateway rendered", Files: with("route_default_gateways.yaml", "gateway_default_scope.yaml")},
 	})
 }
 

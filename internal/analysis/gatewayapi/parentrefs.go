@@ -36,6 +36,16 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 		if _, isList := field.Get(r.Body, "spec", "parentRefs").([]any); !isList && field.Has(r.Body, "spec", "parentRefs") {
 			continue // malformed: the API server validation (validation.CustomResources) reports it
 		}
+		if len(refs) == 0 && field.String(r.Body, "spec", "useDefaultGateways") == "All" {
+			// GEP-3793 (experimental): it attaches to every Gateway with
+			// spec.defaultScope All, usually the platform's, elsewhere.
+			if !rendersDefaultGateway(c) {
+				c.Reportf(r, analysis.CodeUnresolvedOutside,
+					"%s attaches to the cluster's default Gateways (spec.useDefaultGateways: All), and this app renders no Gateway with spec.defaultScope: All, so where it attaches cannot be checked; render the platform's Gateways as a context path, or suppress %s for this object",
+					r.Kind, analysis.CodeUnresolvedOutside)
+			}
+			continue
+		}
 		if len(refs) == 0 {
 			c.Reportf(r, analysis.CodeRouteNoParents,
 				"%s has no parentRefs, so it attaches to no Gateway and receives no traffic; add spec.parentRefs naming a Gateway", r.Kind)
@@ -52,4 +62,16 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 		}
 	}
 	return nil
+}
+
+// rendersDefaultGateway reports whether a rendered Gateway is a default
+// Gateway (spec.defaultScope: All), which routes with useDefaultGateways
+// attach to.
+func rendersDefaultGateway(c *analysis.Context) bool {
+	for _, g := range c.Objects().ByKind(Group, "Gateway") {
+		if field.String(g.Body, "spec", "defaultScope") == "All" {
+			return true
+		}
+	}
+	return false
 }
