@@ -85,6 +85,15 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 	if ns == "" {
 		ns = routeNS
 	}
+	if group == "core" && kind == "Service" {
+		// Kong's controller reads "core" as the core group; the spec's core
+		// group is "", and other implementations reject it. The Service is
+		// still checked.
+		c.Reportf(r, analysis.CodeRefKindUnknown,
+			"backendRef to Service %s says group \"core\": the Gateway API's core group is \"\" (Kong accepts \"core\"; other implementations reject the reference as InvalidKind and %s); leave group out or write group: \"\"",
+			analysis.QualifiedName(ns, name), failure(r.Kind))
+		group = ""
+	}
 	if group != "" || kind != "Service" {
 		checkRefKind(c, r, "backendRef", refKindBackend, manifest.Key{Group: group, Kind: kind, Namespace: ns, Name: name}, failure(r.Kind))
 		return // other backend kinds (ServiceImport, implementation-specific) are not resolved

@@ -49,6 +49,8 @@ func TestBackendRefs(t *testing.T) {
 	analysistest.Run(t, BackendRefs{}, []analysistest.Case{
 		{Name: "services and ports exist", Files: with("route_ok.yaml")},
 		{Name: "service missing", Files: with("backend_missing.yaml"), Want: []string{"RG1101 HTTPRoute apps/web"}},
+		{Name: "group core: warned, and the Service checked", Files: with("backend_group_core.yaml"),
+			Want: []string{"RG0006 HTTPRoute apps/kong", "RG0006 HTTPRoute apps/kong", "RG1101 HTTPRoute apps/kong"}},
 		{Name: "service lacks the port", Files: with("backend_bad_port.yaml"), Want: []string{"RG1102 GRPCRoute apps/web"}},
 		{Name: "no port", Files: with("backend_no_port.yaml"), Want: []string{"RG1105 HTTPRoute apps/web"}},
 		{Name: "all weights zero in one rule only", Files: with("backend_zero_weights.yaml"),
