@@ -222,5 +222,6 @@ func TestParametersRefs(t *testing.T) {
 			Want: []string{"RG1501 GatewayClass eg", "RG0006 Gateway infra/p2", "RG0005 Gateway infra/p3"}},
 		{Name: "a Secret where the app renders none cannot be checked", Files: []string{"params_secret.yaml"},
 			Want: []string{"RG0001 GatewayClass cloudflare", "RG1501 GatewayClass tunnel"}},
+		{Name: "Contour's ContourDeployment is a known parameters kind", Files: []string{"params_contour.yaml"}},
 	})
 }

@@ -36,6 +36,7 @@ var refKindParameters = refField{core: []string{"ConfigMap", "Secret"}, known: [
 	{Group: "gateway.nginx.org", Kind: "NginxProxy"},
 	{Group: "gateway-operator.konghq.com", Kind: "GatewayConfiguration"},
 	{Group: "networking.gke.io", Kind: "GCPGatewayPolicy"},
+	{Group: "projectcontour.io", Kind: "ContourDeployment"},
 }}
 
 // Analyze implements analysis.Analyzer.
