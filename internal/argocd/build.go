@@ -231,6 +231,10 @@ func (b *builder) note(level pipeline.Level, format string, a ...any) {
 
 // repoURLs settles which repoURLs are this repository.
 func (b *builder) repoURLs(found *scanned) {
+	if len(found.objects) == 0 {
+		b.note(pipeline.LevelWarning, "found no Argo CD Application or ApplicationSet in the %d manifest files read; give the directories that hold them (templates such as Terraform's .tpl files are not read)", found.files)
+		return
+	}
 	for _, u := range b.opts.RepoURLs {
 		b.repo.urls[NormalizeRepoURL(u)] = true
 	}

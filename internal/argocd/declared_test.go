@@ -234,3 +234,13 @@ spec:
 		t.Errorf("error = %v", a.Err)
 	}
 }
+
+// A path holding no Application or ApplicationSet says so, rather than
+// that no source points at this checkout.
+func TestNoApplicationsFound(t *testing.T) {
+	root := writeRepo(t, map[string]string{"manifests/cm.yaml": configMap("web")})
+	res := build(t, root, Options{}, "manifests")
+	if got := notices(res); !strings.Contains(got, "found no Argo CD Application or ApplicationSet in the 1 manifest files read") || strings.Contains(got, "no Application source points") {
+		t.Errorf("notices:\n%s", got)
+	}
+}
