@@ -494,6 +494,10 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	set := manifest.NewSet()
 	for i, src := range sources {
 		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
+		for _, mc := range sr.MissingCharts {
+			res.Unrendered = append(res.Unrendered, analysis.UnrenderedScope{Namespace: cmp.Or(mc.Namespace, ns, "*"),
+				Reason: "Application " + app.Key() + ": its Kustomize chart " + mc.Name + " (" + mc.File + ") is not in the repository"})
+		}
 		var sk *skipError
 		var nf *render.NotFetchedError
 		switch {

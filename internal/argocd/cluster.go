@@ -279,6 +279,7 @@ func (a *AppResult) Status() string {
 			skippedAny = true
 		case s.Tool != "":
 			renderedAny = true
+			skippedAny = skippedAny || len(s.MissingCharts) > 0
 		}
 	}
 	switch {

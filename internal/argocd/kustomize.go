@@ -28,8 +28,14 @@ import (
 // kustomize edit commands (Kustomize's own code) on the kustomization in
 // memory, in Argo CD's order: namePrefix, nameSuffix, images, replicas,
 // commonLabels, commonAnnotations, namespace, patches, components.
-func (b *builder) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, error) {
+//
+// A helmCharts chart that is not in the repository is left out (Argo CD's
+// repo-server would pull it; routeguard never does) and returned, so that
+// the rest of the app is still checked and what the chart deploys is
+// "cannot check".
+func (b *builder) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, []render.MissingChart, error) {
 	opts := b.baseOptions(app, appDir)
+	opts.SkipMissingCharts = true
 	opts.Helm.KubeVersion = b.opts.KubeVersion
 	opts.Helm.APIVersions = b.opts.APIVersions
 	if k := src.Kustomize; k != nil {
@@ -39,7 +45,7 @@ func (b *builder) renderKustomize(ctx context.Context, app *Application, src Sou
 		}
 		edits, err := kustomizeEdits(k, env, b.repo, appDir)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(edits) > 0 {
 			opts.Kustomize.Edit = func(fsys filesys.FileSystem) error {
@@ -54,9 +60,9 @@ func (b *builder) renderKustomize(ctx context.Context, app *Application, src Sou
 	}
 	res, err := render.Render(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return res.Set, nil
+	return res.Set, res.MissingCharts, nil
 }
 
 type kustomizeEdit func(fsys filesys.FileSystem) error

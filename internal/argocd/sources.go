@@ -35,6 +35,9 @@ type SourceResult struct {
 	// chart repository without a chart source, another plugin); empty
 	// when it was.
 	Skipped string
+	// MissingCharts are Kustomize helmCharts charts not in the repository,
+	// left out of a source that rendered otherwise (partly rendered).
+	MissingCharts []render.MissingChart
 }
 
 // skipError is a source routeguard cannot render; its reason becomes a
@@ -92,7 +95,7 @@ func (b *builder) renderSource(ctx context.Context, app *Application, i int, src
 	case ToolHelm:
 		set, err = b.renderHelm(ctx, app, src, appDir, refs, multi, env)
 	case ToolKustomize:
-		set, err = b.renderKustomize(ctx, app, src, appDir, env)
+		set, res.MissingCharts, err = b.renderKustomize(ctx, app, src, appDir, env)
 	case ToolPlugin:
 		set, err = b.renderPlugin(ctx, app, src, appDir)
 	default:

@@ -132,7 +132,7 @@ func helmShim(ctx context.Context, cfg helmShimConfig, args []string, getenv fun
 	case "pull":
 		// Kustomize would pull into the chart home, inside the repository:
 		// routeguard writes nothing there, network or not.
-		fmt.Fprintf(stderr, "remote Helm chart %s is not in the repository: routeguard does not download the charts of Kustomize helmCharts (--allow-network or not); vendor the chart under the kustomization's chart home (charts/, for example with helm pull --untar --untardir charts)\n",
+		fmt.Fprintf(stderr, "remote Helm chart %s is not in the repository: "+notDownloaded+"\n",
 			strings.Join(args[1:], " "))
 		return 1
 	case "template":

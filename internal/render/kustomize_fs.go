@@ -37,6 +37,11 @@ type confinedFS struct {
 	// overlay holds files written by KustomizeOptions.Edit (absolute path
 	// -> content); they are read instead of the files on disk.
 	overlay map[string][]byte
+	// skipMissingCharts: leave out helmCharts entries whose chart is not in
+	// the repository (Options.SkipMissingCharts); missing lists them.
+	skipMissingCharts bool
+	missing           []MissingChart
+	missingSeen       map[MissingChart]bool
 	// refused is the first reference refused. Kustomize hides read errors
 	// of kustomization files behind "file not found", so the error is kept
 	// here and reported after the build.
@@ -163,6 +168,9 @@ func (c *confinedFS) prepareKustomization(p string, data []byte) ([]byte, error)
 	if err := c.checkKustomization(p, m); err != nil {
 		// Refused before Kustomize sees it: nothing is fetched or written.
 		return nil, c.refuse(err)
+	}
+	if c.skipMissingCharts {
+		c.dropMissingCharts(p, m)
 	}
 	bm := mappingValue(m, "buildMetadata")
 	if bm == nil {

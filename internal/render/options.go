@@ -28,6 +28,12 @@ type Options struct {
 	AllowNetwork bool
 	// MaxFileBytes caps the size of any one manifest file (default 64 MiB).
 	MaxFileBytes int64
+	// SkipMissingCharts renders a Kustomize app whose helmCharts name
+	// charts that are not in the repository without those charts (they are
+	// listed in Result.MissingCharts), instead of failing with
+	// NotFetchedError. For analysis only: what is rendered is not the whole
+	// app, so it must never be output where it is applied (cmp generate).
+	SkipMissingCharts bool
 
 	Helm      HelmOptions
 	Directory DirectoryOptions
@@ -130,6 +136,9 @@ type Result struct {
 	// RepoRoot is the absolute repository root used for confinement.
 	RepoRoot string
 	Set      *manifest.Set
+	// MissingCharts are the helmCharts entries left out of Set
+	// (Options.SkipMissingCharts), in the order Kustomize read them.
+	MissingCharts []MissingChart
 }
 
 func (o Options) maxFileBytes() int64 {

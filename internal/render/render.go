@@ -81,7 +81,7 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{Tool: r.detect(appDir), Path: r.rel(appDir), RepoRoot: r.dir}
 	switch res.Tool {
 	case ToolKustomize:
-		res.Set, err = renderKustomize(ctx, r, appDir, opts)
+		res.Set, res.MissingCharts, err = renderKustomize(ctx, r, appDir, opts)
 	case ToolHelm:
 		res.Set, err = renderHelm(ctx, r, appDir, opts)
 	default:
