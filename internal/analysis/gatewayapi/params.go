@@ -18,12 +18,9 @@ func (ParametersRefs) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.ParametersRefs",
 		Description: "Checks that GatewayClass and Gateway parametersRefs name a known kind and an object that exists.",
-		Inputs: []manifest.GroupKind{
+		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "GatewayClass"}, {Group: Group, Kind: "Gateway"}, {Kind: "ConfigMap"}, {Kind: "Secret"}, crdInput,
-			{Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "gateway.kgateway.dev", Kind: "GatewayParameters"},
-			{Group: "cilium.io", Kind: "CiliumGatewayClassConfig"}, {Group: "gateway.nginx.org", Kind: "NginxProxy"},
-			{Group: "gateway-operator.konghq.com", Kind: "GatewayConfiguration"}, {Group: "networking.gke.io", Kind: "GCPGatewayPolicy"},
-		},
+		}, refKindParameters.known...),
 	}
 }
 
