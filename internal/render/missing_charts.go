@@ -15,11 +15,11 @@ const notDownloaded = "routeguard does not download the charts of Kustomize helm
 // MissingChart is a Kustomize helmCharts entry whose chart is not in the
 // repository (Kustomize would run helm pull, which routeguard never does).
 type MissingChart struct {
-	File      string // the kustomization, relative to the repository root
-	Line      int
-	Name      string
-	Repo      string
-	Version   string
+	File    string // the kustomization, relative to the repository root
+	Line    int
+	Name    string
+	Repo    string
+	Version string
 	// Namespace is where its objects would go: the entry's namespace, else
 	// the kustomization's namespace field ("" when neither names one).
 	Namespace string
