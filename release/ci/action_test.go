@@ -31,6 +31,9 @@ type actionRun struct {
 	log     string                       // stdout and stderr of every step
 	summary string
 	path    []string // GITHUB_PATH additions
+	// runnerTemp is RUNNER_TEMP; the runner's own files (summary,
+	// outputs, step scripts) are elsewhere.
+	runnerTemp string
 }
 
 var (
@@ -45,13 +48,29 @@ var (
 // through the outputs it reads.
 func runAction(t *testing.T, inputs map[string]string) *actionRun {
 	t.Helper()
-	return runActionEnv(t, inputs, nil)
+	return runActionWith(t, actionOptions{inputs: inputs})
 }
 
 // runActionEnv is runAction with more runner variables (GITHUB_*), which
 // replace the defaults.
 func runActionEnv(t *testing.T, inputs, runner map[string]string) *actionRun {
 	t.Helper()
+	return runActionWith(t, actionOptions{inputs: inputs, runner: runner})
+}
+
+// actionOptions say how runActionWith runs the action.
+type actionOptions struct {
+	inputs map[string]string
+	runner map[string]string // more runner variables, replacing the defaults
+	dir    string            // the checkout, the steps' working directory (default: this repository)
+	// prepare plants files in RUNNER_TEMP before the first step, as an
+	// earlier step of the job could.
+	prepare func(runnerTemp string)
+}
+
+func runActionWith(t *testing.T, o actionOptions) *actionRun {
+	t.Helper()
+	inputs, runner := o.inputs, o.runner
 	a, _ := readAction(t)
 	value := func(name string) string {
 		if v, ok := inputs[name]; ok {
@@ -68,9 +87,17 @@ func runActionEnv(t *testing.T, inputs, runner map[string]string) *actionRun {
 		}
 	}
 	temp := t.TempDir()
+	if o.prepare != nil {
+		o.prepare(temp)
+	}
+	dir := root
+	if o.dir != "" {
+		dir = o.dir
+	}
 	r := &actionRun{outputs: map[string]map[string]string{}, ran: map[string]bool{}}
-	summary := filepath.Join(temp, "summary.md")
-	ghPath := filepath.Join(temp, "path")
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	ghPath := filepath.Join(t.TempDir(), "path")
+	files := t.TempDir() // the runner's own files (outputs, step scripts)
 	runnerArch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
 	for i, n := range a.Runs.Steps {
 		var s actionStep
@@ -110,14 +137,14 @@ func runActionEnv(t *testing.T, inputs, runner map[string]string) *actionRun {
 				env = append(env, k+"="+r.outputs[m[2]][m[3]])
 			}
 		}
-		out := filepath.Join(temp, fmt.Sprintf("output-%d", i))
+		out := filepath.Join(files, fmt.Sprintf("output-%d", i))
 		env = append(env, "GITHUB_OUTPUT="+out)
-		script := filepath.Join(temp, fmt.Sprintf("step-%d.sh", i))
+		script := filepath.Join(files, fmt.Sprintf("step-%d.sh", i))
 		if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
-		cmd.Dir = root
+		cmd.Dir = dir
 		cmd.Env = env
 		var log bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &log, &log
@@ -135,6 +162,7 @@ func runActionEnv(t *testing.T, inputs, runner map[string]string) *actionRun {
 	if data, err := os.ReadFile(summary); err == nil {
 		r.summary = string(data)
 	}
+	r.runnerTemp = temp
 	return r
 }
 
@@ -243,7 +271,7 @@ func TestActionRuns(t *testing.T) {
 					t.Errorf("summary lacks %q:\n%s", s, r.summary)
 				}
 			}
-			if _, err := exec.LookPath("jq"); err == nil && want == "1" && !strings.Contains(r.summary, "| error | RG1101 | examples/broken/dangling-service/app.yaml:") {
+			if _, err := exec.LookPath("jq"); err == nil && want == "1" && !strings.Contains(r.summary, "| error | RG1101 | <code>examples/broken/dangling-service/app&#46;yaml&#58;") {
 				t.Errorf("summary lacks the finding's row:\n%s", r.summary)
 			}
 			// The last step fails the action exactly when routeguard did not exit 0.

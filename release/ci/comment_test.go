@@ -1,9 +1,6 @@
 package ci
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,152 +8,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
 
 // The diff mode posts its review as one comment per pull request (GitHub)
 // or one note per merge request (GitLab), found again by the marker it
-// starts with. These tests run the real scripts (action.yml's steps,
-// templates/routeguard.yml's job) against loopback fakes of the two REST
-// APIs, which keep the comments and record every request.
-
-const marker = "<!-- routeguard-diff -->"
-
-type fakeComment struct {
-	ID   int    `json:"id"`
-	Body string `json:"body"`
-}
-
-type fakeRequest struct {
-	method, path, query string
-	auth                string // Authorization (GitHub) or PRIVATE-TOKEN (GitLab)
-	body                string
-}
-
-func (r fakeRequest) String() string { return r.method + " " + r.path + "?" + r.query }
-
-// fakeThread is the comments of one pull request or merge request.
-type fakeThread struct {
-	mu       sync.Mutex
-	comments []fakeComment
-	requests []fakeRequest
-	fail     map[string]int // method -> HTTP status to answer with
-}
-
-func (f *fakeThread) add(body string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	id := 1000 + len(f.comments)
-	f.comments = append(f.comments, fakeComment{ID: id, Body: body})
-	return id
-}
-
-// unrelated adds n comments that are not routeguard's, one of them
-// mentioning the marker in its middle (a reviewer quoting it).
-func (f *fakeThread) unrelated(n int) {
-	for i := range n {
-		body := fmt.Sprintf("LGTM %d", i)
-		if i == n/2 {
-			body = "Why does the " + marker + " comment say that?"
-		}
-		f.add(body)
-	}
-}
-
-func (f *fakeThread) snapshot() ([]fakeComment, []fakeRequest) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]fakeComment(nil), f.comments...), append([]fakeRequest(nil), f.requests...)
-}
-
-// serve answers list (GET list), create (POST list) and update
-// (updateMethod item/{id}) as both APIs do, with pages of per_page
-// comments, oldest first.
-func (f *fakeThread) serve(t *testing.T, list, item, updateMethod, authHeader string) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.requests = append(f.requests, fakeRequest{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery,
-			auth: r.Header.Get(authHeader), body: string(data)})
-		w.Header().Set("Content-Type", "application/json")
-		if code := f.fail[r.Method]; code != 0 {
-			w.WriteHeader(code)
-			io.WriteString(w, `{"message":"Resource not accessible by integration"}`)
-			return
-		}
-		var in struct {
-			Body *string `json:"body"`
-		}
-		if r.Method != http.MethodGet && r.Header.Get("Content-Type") != "application/json" {
-			// Both APIs read a form body otherwise (GitLab: no body given).
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"message":"want Content-Type: application/json, got %q"}`, r.Header.Get("Content-Type"))
-			return
-		}
-		switch {
-		case r.URL.Path == list && r.Method == http.MethodGet:
-			per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
-			page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-			if per <= 0 {
-				per = 20 // both APIs' default
-			}
-			page = max(page, 1)
-			lo, hi := min((page-1)*per, len(f.comments)), min(page*per, len(f.comments))
-			json.NewEncoder(w).Encode(append([]fakeComment{}, f.comments[lo:hi]...))
-		case r.URL.Path == list && r.Method == http.MethodPost:
-			if err := json.Unmarshal(data, &in); err != nil || in.Body == nil {
-				w.WriteHeader(http.StatusBadRequest)
-				fmt.Fprintf(w, `{"message":"Problems parsing JSON"}`)
-				return
-			}
-			c := fakeComment{ID: 1000 + len(f.comments), Body: *in.Body}
-			f.comments = append(f.comments, c)
-			w.WriteHeader(http.StatusCreated)
-			json.NewEncoder(w).Encode(c)
-		case strings.HasPrefix(r.URL.Path, item) && r.Method == updateMethod:
-			id, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, item))
-			if err != nil || id < 1000 || id >= 1000+len(f.comments) {
-				w.WriteHeader(http.StatusNotFound)
-				return
-			}
-			if err := json.Unmarshal(data, &in); err != nil || in.Body == nil {
-				w.WriteHeader(http.StatusBadRequest)
-				return
-			}
-			f.comments[id-1000].Body = *in.Body
-			json.NewEncoder(w).Encode(f.comments[id-1000])
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			io.WriteString(w, `{"message":"Not Found"}`)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// count returns how many requests had method and path.
-func count(reqs []fakeRequest, method, path string) int {
-	n := 0
-	for _, r := range reqs {
-		if r.method == method && r.path == path {
-			n++
-		}
-	}
-	return n
-}
-
-// ours returns the comments that start with the marker.
-func ours(comments []fakeComment) []fakeComment {
-	var out []fakeComment
-	for _, c := range comments {
-		if strings.HasPrefix(c.Body, marker) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// starts with and by its author, the token's own account. These tests run
+// the real scripts (action.yml's steps, templates/routeguard.yml's job)
+// against the loopback fakes of the two APIs (fakeapi_test.go), which keep
+// the comments with their authors and record every request.
 
 // needTools: the comment scripts need jq and curl (GitHub's runners have
 // them; the GitLab job installs them with apk).
@@ -169,41 +29,56 @@ func needTools(t *testing.T) {
 	}
 }
 
-// pages returns the page numbers of the list requests, in order.
-func pages(reqs []fakeRequest, list string) []string {
-	var out []string
-	for _, r := range reqs {
-		if r.method == http.MethodGet && r.path == list {
-			q, _ := parseQuery(r.query)
-			out = append(out, q["page"])
-		}
-	}
-	return out
+// ghDiff says how githubDiff runs the action.
+type ghDiff struct {
+	token   string // the github-token input; default ghs_test-token (GITHUB_TOKEN, the app's bot)
+	fork    bool   // the pull request comes from a fork
+	release string // download-url; default the real release
+	runner  map[string]string
 }
 
-func parseQuery(q string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, kv := range strings.Split(q, "&") {
-		k, v, _ := strings.Cut(kv, "=")
-		out[k] = v
-	}
-	return out, nil
-}
-
-// githubRun runs the action in diff mode as on pull request 7 of
-// octo/repo, against the fake API srv, and returns the run and the
-// comment file's content.
-func githubRun(t *testing.T, srv *httptest.Server) (*actionRun, string) {
+// githubDiff runs the action in diff mode as on pull request 7 of
+// octo/repo (head commit abcdef0123456789), against the fake API srv.
+func githubDiff(t *testing.T, srv *httptest.Server, o ghDiff) *actionRun {
 	t.Helper()
 	needTools(t)
+	head := "octo/repo"
+	if o.fork {
+		head = "mallory/repo"
+	}
 	event := filepath.Join(t.TempDir(), "event.json")
-	if err := os.WriteFile(event, []byte(`{"action":"synchronize","number":7,"pull_request":{"number":7,"head":{"repo":{"full_name":"octo/repo"}}}}`), 0o644); err != nil {
+	if err := os.WriteFile(event, []byte(`{"action":"synchronize","number":7,"pull_request":{"number":7,"head":{"sha":"abcdef0123456789abcdef0123456789abcdef01","repo":{"full_name":"`+head+`"}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false),
-		"command": "diff", "base": "HEAD", "paths": "examples/apps/routing/gateways", "github-token": "ghs_test-token"}
-	r := runActionEnv(t, in, map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event,
-		"GITHUB_API_URL": srv.URL, "GITHUB_REPOSITORY": "octo/repo"})
+	if o.token == "" {
+		o.token = "ghs_test-token"
+	}
+	if o.release == "" {
+		o.release = serveRelease(t, false)
+	}
+	in := map[string]string{"version": "v" + releaseVersion, "download-url": o.release,
+		"command": "diff", "base": "HEAD", "paths": "examples/apps/routing/gateways", "github-token": o.token}
+	runner := map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event,
+		"GITHUB_API_URL": srv.URL, "GITHUB_GRAPHQL_URL": srv.URL + "/graphql", "GITHUB_REPOSITORY": "octo/repo",
+		"GITHUB_SERVER_URL": "https://github.example", "GITHUB_RUN_ID": "4242"}
+	for k, v := range o.runner {
+		runner[k] = v
+	}
+	return runActionEnv(t, in, runner)
+}
+
+// githubRun is githubDiff with the defaults, for runs that must succeed;
+// it returns the comment file's content too.
+func githubRun(t *testing.T, srv *httptest.Server) (*actionRun, string) {
+	t.Helper()
+	r := githubDiff(t, srv, ghDiff{})
+	return r, mustPost(t, r)
+}
+
+// mustPost checks that the run and the comment step succeeded and returns
+// the comment file.
+func mustPost(t *testing.T, r *actionRun) string {
+	t.Helper()
 	if r.outputs["run"]["exit-code"] != "0" || r.failed != "" || !r.ran["comment"] {
 		t.Fatalf("exit-code %q, failed step %q, comment step ran %v:\n%s", r.outputs["run"]["exit-code"], r.failed, r.ran["comment"], r.log)
 	}
@@ -211,28 +86,25 @@ func githubRun(t *testing.T, srv *httptest.Server) (*actionRun, string) {
 	if err != nil || !strings.HasPrefix(string(data), marker+"\n") {
 		t.Fatalf("comment-file: %v\n%s", err, data)
 	}
-	return r, string(data)
+	return string(data)
 }
 
-const (
-	ghList = "/repos/octo/repo/issues/7/comments"
-	ghItem = "/repos/octo/repo/issues/comments/"
-)
-
 // TestActionCommentCreatedThenUpdated: the first run on a pull request
-// creates the comment, with the review as its body and the token in the
-// Authorization header; the next run updates that comment (no second one).
+// asks whose the token is (GET /user, which GITHUB_TOKEN cannot read, then
+// GraphQL's viewer) and creates the comment, with the review as its body
+// and the token in the Authorization header; the next run updates that
+// comment (no second one).
 func TestActionCommentCreatedThenUpdated(t *testing.T) {
 	t.Parallel()
-	f := &fakeThread{}
-	srv := f.serve(t, ghList, ghItem, http.MethodPatch, "Authorization")
+	f := newThread(githubAPI)
+	srv := f.serve(t)
 	r, review := githubRun(t, srv)
 	comments, reqs := f.snapshot()
-	if len(comments) != 1 || comments[0].Body != review {
-		t.Fatalf("after the first run: comments %+v, want one with the review\nrequests %v\n%s", comments, reqs, r.log)
+	if len(comments) != 1 || comments[0].Body != review || comments[0].by() != ghApp {
+		t.Fatalf("after the first run: comments %+v, want one by the app with the review\nrequests %v\n%s", comments, reqs, r.log)
 	}
-	if count(reqs, http.MethodPost, ghList) != 1 {
-		t.Errorf("requests %v, want one POST %s", reqs, ghList)
+	if count(reqs, http.MethodPost, ghList) != 1 || count(reqs, http.MethodGet, "/user") != 1 || count(reqs, http.MethodPost, "/graphql") != 1 {
+		t.Errorf("requests %v, want GET /user, POST /graphql and one POST %s", reqs, ghList)
 	}
 	for _, q := range reqs {
 		if q.auth != "Bearer ghs_test-token" {
@@ -244,10 +116,7 @@ func TestActionCommentCreatedThenUpdated(t *testing.T) {
 	}
 
 	// A stale body, as a previous push left it: the next run replaces it.
-	f.mu.Lock()
-	f.comments[0].Body = marker + "\nstale review"
-	f.requests = nil
-	f.mu.Unlock()
+	f.setBody(comments[0].ID, marker+"\nstale review")
 	r, review = githubRun(t, srv)
 	comments, reqs = f.snapshot()
 	if len(comments) != 1 || comments[0].Body != review {
@@ -263,65 +132,157 @@ func TestActionCommentCreatedThenUpdated(t *testing.T) {
 // of its own, it reads every page before creating one.
 func TestActionCommentPaging(t *testing.T) {
 	t.Parallel()
-	f := &fakeThread{}
+	f := newThread(githubAPI)
 	f.unrelated(100)
-	id := f.add(marker + "\nstale review")
+	id := f.addBy(ghApp, marker+"\nstale review")
 	f.unrelated(5)
-	srv := f.serve(t, ghList, ghItem, http.MethodPatch, "Authorization")
+	srv := f.serve(t)
 	r, review := githubRun(t, srv)
 	comments, reqs := f.snapshot()
 	if got := strings.Join(pages(reqs, ghList), ","); got != "1,2" {
 		t.Errorf("pages read: %s, want 1,2 (%v)", got, reqs)
 	}
-	if o := ours(comments); len(o) != 1 || o[0].ID != id || o[0].Body != review || len(comments) != 106 {
+	if o := withMarker(comments); len(o) != 1 || o[0].ID != id || o[0].Body != review || len(comments) != 106 {
 		t.Errorf("routeguard's comments %+v of %d, want comment %d updated\nrequests %v\n%s", o, len(comments), id, reqs, r.log)
 	}
 	if count(reqs, http.MethodPost, ghList) != 0 {
 		t.Errorf("a second comment was created: %v", reqs)
 	}
 
-	f = &fakeThread{}
+	f = newThread(githubAPI)
 	f.unrelated(200)
-	srv = f.serve(t, ghList, ghItem, http.MethodPatch, "Authorization")
+	srv = f.serve(t)
 	_, review = githubRun(t, srv)
 	comments, reqs = f.snapshot()
 	if got := strings.Join(pages(reqs, ghList), ","); got != "1,2,3" {
 		t.Errorf("pages read: %s, want 1,2,3", got)
 	}
-	if o := ours(comments); len(o) != 1 || o[0].Body != review || comments[len(comments)-1].Body != review {
+	if o := withMarker(comments); len(o) != 1 || o[0].Body != review || comments[len(comments)-1].Body != review {
 		t.Errorf("routeguard's comments %+v, want one new comment", o)
 	}
 }
 
-// TestActionCommentRefused: a token that cannot write (a fork's) gets 403:
-// a warning, and the step does not fail; the review is in the summary.
-// A listing that fails creates nothing (it could be a second comment).
+// TestActionCommentNotTakenOver: a comment that starts with the marker but
+// was written by another account (anyone can post one, first) is never
+// updated: the review lands in a comment of the token's own account, and
+// the other stays as its author wrote it. That holds for GITHUB_TOKEN (the
+// app's bot; a user named like the bot without "[bot]" is another account)
+// and for a personal token (its user, not the app's bot).
+func TestActionCommentNotTakenOver(t *testing.T) {
+	t.Parallel()
+	const bait = marker + "\nno routing change"
+	for _, tt := range []struct {
+		name, token string
+		others      []fakeUser // each posts a marker comment first
+		ours        fakeUser
+	}{
+		{name: "GITHUB_TOKEN", token: "ghs_test-token", others: []fakeUser{ghMallory, ghImpostor}, ours: ghApp},
+		{name: "personal token", token: "ghp_test-pat", others: []fakeUser{ghMallory, ghApp}, ours: ghPATUser},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newThread(githubAPI)
+			var baits []int
+			for _, u := range tt.others {
+				baits = append(baits, f.addBy(u, bait))
+			}
+			f.unrelated(3)
+			srv := f.serve(t)
+			r := githubDiff(t, srv, ghDiff{token: tt.token})
+			review := mustPost(t, r)
+			comments, reqs := f.snapshot()
+			for _, id := range baits {
+				if f.body(id) != bait {
+					t.Errorf("comment %d of another account was changed: %q", id, f.body(id))
+				}
+				if n := count(reqs, http.MethodPatch, ghItem+strconv.Itoa(id)); n != 0 {
+					t.Errorf("comment %d of another account was patched %d times", id, n)
+				}
+			}
+			last := comments[len(comments)-1]
+			if count(reqs, http.MethodPost, ghList) != 1 || last.Body != review || last.by() != tt.ours {
+				t.Fatalf("the review is not in a new comment by %+v: last %+v\nrequests %v\n%s", tt.ours, last, reqs, r.log)
+			}
+			// The next push updates the review's own comment, still not the bait.
+			f.forget()
+			r = githubDiff(t, srv, ghDiff{token: tt.token})
+			mustPost(t, r)
+			comments, reqs = f.snapshot()
+			if len(withMarker(comments)) != len(baits)+1 || count(reqs, http.MethodPatch, ghItem+strconv.Itoa(last.ID)) != 1 || len(writes(reqs)) != 1 {
+				t.Errorf("second push: requests %v, want one PATCH of comment %d\n%s", reqs, last.ID, r.log)
+			}
+			for _, id := range baits {
+				if f.body(id) != bait {
+					t.Errorf("comment %d of another account was changed on the second push", id)
+				}
+			}
+		})
+	}
+}
+
+// TestActionCommentIdentityUnknown: when neither GET /user nor the
+// GraphQL viewer says whose the token is, no comment is updated (it could
+// be anyone's): a warning, and the review goes into a new one.
+func TestActionCommentIdentityUnknown(t *testing.T) {
+	t.Parallel()
+	api := githubAPI
+	api.graphql = "/graphql-gone" // the viewer query gets a 404
+	f := newThread(api)
+	id := f.addBy(ghApp, marker+"\nstale review")
+	srv := f.serve(t)
+	r := githubDiff(t, srv, ghDiff{})
+	review := mustPost(t, r)
+	comments, reqs := f.snapshot()
+	if f.body(id) != marker+"\nstale review" || len(comments) != 2 || comments[1].Body != review {
+		t.Errorf("comments %+v, want the review in a new comment\nrequests %v", comments, reqs)
+	}
+	if !strings.Contains(r.log, "::warning title=routeguard::could not tell which account the token belongs to") {
+		t.Errorf("no warning:\n%s", r.log)
+	}
+}
+
+// TestActionCommentRefused: a token that cannot write on a fork's pull
+// request (403) gets a warning and the step does not fail; the review is
+// in the summary. On a pull request of the repository itself a refusal is
+// a failure: the review on the pull request would be stale. A listing that
+// fails creates nothing (it could be a second comment).
 func TestActionCommentRefused(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		method, warning string
-		existing        bool
+		method, log string
+		fork        bool
+		existing    bool
 	}{
-		{method: http.MethodPost, warning: "::warning title=routeguard::could not comment on pull request 7"},
-		{method: http.MethodPatch, warning: "::warning title=routeguard::could not update comment 1000", existing: true},
-		{method: http.MethodGet, warning: "::warning title=routeguard::could not read the comments of pull request 7", existing: true},
+		{method: http.MethodPost, fork: true, log: "::warning title=routeguard::could not comment on pull request 7 (HTTP 403"},
+		{method: http.MethodPatch, fork: true, existing: true, log: "::warning title=routeguard::could not update comment 1000 (HTTP 403"},
+		{method: http.MethodGet, fork: true, existing: true, log: "::warning title=routeguard::could not read the comments of pull request 7"},
+		{method: http.MethodPost, log: "::error title=routeguard::could not comment on pull request 7 (HTTP 403"},
+		{method: http.MethodPatch, existing: true, log: "::error title=routeguard::could not update review comment 1000 (HTTP 403"},
+		{method: http.MethodGet, existing: true, log: "::error title=routeguard::could not read the comments of pull request 7 (HTTP 403"},
 	} {
-		t.Run(tt.method, func(t *testing.T) {
+		t.Run(tt.method+" fork="+strconv.FormatBool(tt.fork), func(t *testing.T) {
 			t.Parallel()
-			f := &fakeThread{fail: map[string]int{tt.method: http.StatusForbidden}}
+			f := newThread(githubAPI)
+			f.fail = map[string]int{tt.method: http.StatusForbidden}
 			if tt.existing {
-				f.add(marker + "\nstale review")
+				f.addBy(ghApp, marker+"\nstale review")
 			}
-			srv := f.serve(t, ghList, ghItem, http.MethodPatch, "Authorization")
-			r, _ := githubRun(t, srv)
-			if !strings.Contains(r.log, tt.warning) {
-				t.Errorf("log lacks %q:\n%s", tt.warning, r.log)
+			srv := f.serve(t)
+			r := githubDiff(t, srv, ghDiff{fork: tt.fork})
+			if !strings.Contains(r.log, tt.log) {
+				t.Errorf("log lacks %q:\n%s", tt.log, r.log)
+			}
+			if want := map[bool]string{true: "", false: "comment"}[tt.fork]; r.failed != want {
+				t.Errorf("failed step %q, want %q\n%s", r.failed, want, r.log)
 			}
 			if !strings.Contains(r.summary, "### routeguard: routing review") {
 				t.Errorf("summary lacks the review:\n%s", r.summary)
 			}
+			if !tt.fork && tt.method == http.MethodPatch && !strings.Contains(r.log, "nor mark it stale: it is stale") {
+				t.Errorf("the log does not say the review is stale:\n%s", r.log)
+			}
 			comments, reqs := f.snapshot()
-			if tt.method == http.MethodGet && (count(reqs, http.MethodPost, ghList) != 0 || count(reqs, http.MethodPatch, ghItem+"1000") != 0) {
+			if tt.method == http.MethodGet && len(writes(reqs)) != 0 {
 				t.Errorf("wrote after a failed listing: %v", reqs)
 			}
 			if len(comments) > 1 || (len(comments) == 1 && comments[0].Body != marker+"\nstale review") {
@@ -329,4 +290,62 @@ func TestActionCommentRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestActionCommentMarkedStale: the API refuses the updated review (here
+// a server whose limit, 1,000 characters, is below the review's: 422 Body
+// is too long). The step fails, says so, and edits its own old comment to
+// a short line saying it is stale, with the commit and the run.
+func TestActionCommentMarkedStale(t *testing.T) {
+	t.Parallel()
+	pad := filepath.Join(t.TempDir(), "pad.md")
+	if err := os.WriteFile(pad, []byte(hostileLines(5000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newThread(githubAPI)
+	f.maxBody = 1000
+	id := f.addBy(ghApp, marker+"\nno routing change")
+	srv := f.serve(t)
+	r := githubDiff(t, srv, ghDiff{release: serveWrappedRelease(t, markdownPadding(pad))})
+	if r.failed != "comment" || !strings.Contains(r.log, "::error title=routeguard::could not update review comment 1000 (HTTP 422: Validation Failed: Body is too long (maximum is 1000 characters)): it is marked stale now") {
+		t.Fatalf("failed step %q:\n%s", r.failed, r.log)
+	}
+	want := marker + "\n**stale:** this routing review is out of date: routeguard could not update it for commit abcdef012345; see https://github.example/octo/repo/actions/runs/4242.\n"
+	if got := f.body(id); got != want {
+		t.Errorf("comment %d = %q, want %q", id, got, want)
+	}
+	if !strings.Contains(r.summary, "**routeguard:** could not update review comment 1000") || !strings.Contains(r.summary, "### routeguard: routing review") {
+		t.Errorf("the summary does not have the review and say the comment is stale:\n%s", r.summary)
+	}
+}
+
+// TestActionCommentCapped: a review larger than a comment may be (here
+// routeguard's output padded past 1.5 MB with hostile lines) is cut to
+// GitHub's 65,536 characters at a line, with a line saying how much was
+// left out; the job summary keeps more of it, under its 1 MiB.
+func TestActionCommentCapped(t *testing.T) {
+	t.Parallel()
+	pad := filepath.Join(t.TempDir(), "pad.md")
+	if err := os.WriteFile(pad, []byte(hostileLines(1_500_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := newThread(githubAPI)
+	srv := f.serve(t)
+	r := githubDiff(t, srv, ghDiff{release: serveWrappedRelease(t, markdownPadding(pad))})
+	mustPost(t, r)
+	comments, reqs := f.snapshot()
+	if len(comments) != 1 {
+		t.Fatalf("comments %d, requests %v\n%s", len(comments), reqs, r.log)
+	}
+	// routeguard's whole output, as the run step kept it.
+	outputs, _ := filepath.Glob(filepath.Join(r.runnerTemp, "routeguard-run-*", "routeguard-diff.md"))
+	if len(outputs) != 1 {
+		t.Fatalf("routeguard's output: %v", outputs)
+	}
+	full, err := os.ReadFile(outputs[0])
+	if err != nil || !strings.HasSuffix(string(full), hostileLines(1_500_000)) {
+		t.Fatalf("routeguard's output is not the padded review: %v", err)
+	}
+	checkCapped(t, "comment", comments[0].Body, string(full), 65536, "a GitHub comment holds at most 65,536 characters")
+	checkCapped(t, "summary", r.summary, string(full), 1<<20, "a job summary holds at most 1 MiB")
 }

@@ -159,7 +159,7 @@ func TestGitLabTemplateInputs(t *testing.T) {
 // runner does in the job's image.
 func gitlabRun(t *testing.T, inputs map[string]string) (project string, code int, log string) {
 	t.Helper()
-	return gitlabRunEnv(t, inputs, nil, false)
+	return gitlabRunWith(t, gitlabOptions{inputs: inputs})
 }
 
 // gitlabRunEnv is gitlabRun with more CI/CD variables (which replace the
@@ -167,7 +167,22 @@ func gitlabRun(t *testing.T, inputs map[string]string) (project string, code int
 // base revision).
 func gitlabRunEnv(t *testing.T, inputs, vars map[string]string, commit bool) (project string, code int, log string) {
 	t.Helper()
-	out, err := readTemplate(t).interpolate(inputs)
+	return gitlabRunWith(t, gitlabOptions{inputs: inputs, vars: vars, commit: commit})
+}
+
+// gitlabOptions say how gitlabRunWith runs the job.
+type gitlabOptions struct {
+	inputs map[string]string
+	vars   map[string]string // more CI/CD variables, replacing the defaults
+	commit bool              // the examples committed first
+	// prepare adds to the project (the merge request's files) before the
+	// job runs.
+	prepare func(project string)
+}
+
+func gitlabRunWith(t *testing.T, o gitlabOptions) (project string, code int, log string) {
+	t.Helper()
+	out, err := readTemplate(t).interpolate(o.inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,27 +194,26 @@ func gitlabRunEnv(t *testing.T, inputs, vars map[string]string, commit bool) (pr
 	if !ok || len(jobs) != 1 {
 		t.Fatalf("jobs: %v", jobs)
 	}
-	if job.Artifacts.When != "always" || job.Artifacts.Reports["codequality"] != "gl-code-quality-report.json" || job.Artifacts.Reports["junit"] != "routeguard-junit.xml" {
+	if job.Artifacts.When != "always" || job.Artifacts.Reports["codequality"] != glCodeQuality || job.Artifacts.Reports["junit"] != glJUnit {
 		t.Errorf("artifacts = %+v: the reports must be kept when the job fails", job.Artifacts)
 	}
 	project = t.TempDir()
 	if err := os.CopyFS(filepath.Join(project, "examples"), os.DirFS(filepath.Join(root, "examples"))); err != nil {
 		t.Fatal(err)
 	}
-	git := exec.Command("git", "init", "-q")
-	git.Dir = project
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
-	if commit {
+	gitIn(t, project, "init", "-q")
+	if o.commit {
 		gitIn(t, project, "add", "-A")
 		gitIn(t, project, "commit", "-q", "-m", "base")
+	}
+	if o.prepare != nil {
+		o.prepare(project)
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "CI_PROJECT_DIR=" + project}
 	for k, v := range job.Variables {
 		env = append(env, k+"="+v)
 	}
-	for k, v := range vars {
+	for k, v := range o.vars {
 		env = append(env, k+"="+v) // exec keeps the last value of a key
 	}
 	cmd := exec.Command("sh", "-c", strings.Join(job.Script, "\n"))
@@ -214,6 +228,13 @@ func gitlabRunEnv(t *testing.T, inputs, vars map[string]string, commit bool) (pr
 	}
 	return project, code, buf.String()
 }
+
+// The reports GitLab reads, relative to the project directory: in a
+// directory the job creates.
+const (
+	glCodeQuality = "routeguard-reports/gl-code-quality-report.json"
+	glJUnit       = "routeguard-reports/routeguard-junit.xml"
+)
 
 func TestGitLabTemplateRuns(t *testing.T) {
 	tests := []struct {
@@ -251,7 +272,7 @@ func TestGitLabTemplateRuns(t *testing.T) {
 			if code != want {
 				t.Fatalf("job exit %d, want %d:\n%s", code, want, log)
 			}
-			junit, err := os.ReadFile(filepath.Join(project, "routeguard-junit.xml"))
+			junit, err := os.ReadFile(filepath.Join(project, glJUnit))
 			if err != nil {
 				t.Fatalf("no JUnit report: %v\n%s", err, log)
 			}
@@ -261,7 +282,7 @@ func TestGitLabTemplateRuns(t *testing.T) {
 			if err := xml.Unmarshal(junit, &suites); err != nil || suites.XMLName.Local != "testsuites" {
 				t.Errorf("JUnit report: %v, root %q:\n%s", err, suites.XMLName.Local, junit)
 			}
-			cq, err := os.ReadFile(filepath.Join(project, "gl-code-quality-report.json"))
+			cq, err := os.ReadFile(filepath.Join(project, glCodeQuality))
 			if want == 2 {
 				if err == nil {
 					t.Error("a Code Quality report after exit 2 would mark the target branch's findings fixed")

@@ -2,6 +2,7 @@ package ci
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"fmt"
@@ -144,4 +145,88 @@ func routeguardExit(t *testing.T, dir string, args ...string) (int, []byte) {
 		t.Fatal(err)
 	}
 	return 0, out
+}
+
+// serveWrappedRelease serves v<releaseVersion> whose routeguard is script,
+// a shell script that runs the real routeguard, whose path it finds in
+// $REAL: the tests' probe for what the integrations hand routeguard (its
+// environment) and for what they do with output larger than the real
+// writers print. routeguard-istio is a script running the real one.
+func serveWrappedRelease(t *testing.T, script string) string {
+	t.Helper()
+	dir := binaries(t)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"routeguard":       "#!/bin/sh\nREAL='" + filepath.Join(abs, "routeguard") + "'\n" + script,
+		"routeguard-istio": "#!/bin/sh\nexec '" + filepath.Join(abs, "routeguard-istio") + "' \"$@\"\n",
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, n := range []string{"routeguard", "routeguard-istio"} {
+		if err := tw.WriteHeader(&tar.Header{Name: n, Mode: 0o755, Size: int64(len(files[n]))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(tw, files[n]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	archive := buf.Bytes()
+	checksums := fmt.Sprintf("%x  %s\n", sha256.Sum256(archive), archiveName())
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v"+releaseVersion+"/"+archiveName(), func(w http.ResponseWriter, _ *http.Request) { w.Write(archive) })
+	mux.HandleFunc("/v"+releaseVersion+"/checksums.txt", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, checksums) })
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// envProbe is a wrapper script (serveWrappedRelease) that appends the
+// environment of every routeguard command but `version` (which reads no
+// repository) to file, then runs the real one.
+func envProbe(file string) string {
+	return "case \"$1\" in version) ;; *) env >> '" + file + "' ;; esac\nexec \"$REAL\" \"$@\"\n"
+}
+
+// markdownPadding is a wrapper script (serveWrappedRelease) whose
+// `-o markdown` output is the real one followed by file: a review larger
+// than any comment or note may be.
+func markdownPadding(file string) string {
+	return "case \" $* \" in *\" -o markdown \"*) \"$REAL\" \"$@\"; code=$?; cat '" + file + "'; exit $code ;; esac\nexec \"$REAL\" \"$@\"\n"
+}
+
+// newProject is a project directory holding a copy of the examples, a git
+// work tree whose first commit has them all (a diff's base revision).
+func newProject(t *testing.T) string {
+	t.Helper()
+	project := t.TempDir()
+	if err := os.CopyFS(filepath.Join(project, "examples"), os.DirFS(filepath.Join(root, "examples"))); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, project, "init", "-q")
+	gitIn(t, project, "add", "-A")
+	gitIn(t, project, "commit", "-q", "-m", "base")
+	return project
+}
+
+// gitOut runs git in dir and returns its stdout.
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
 }
