@@ -94,7 +94,8 @@ func TestGitLabReportsNotThroughLinks(t *testing.T) {
 // TestGitLabNoTokenInEnvironment: routeguard, which reads the repository,
 // runs without the job's tokens (CI_JOB_TOKEN and the registry passwords
 // that are the same token, ID tokens, ROUTEGUARD_GITLAB_TOKEN, whatever is
-// named like a token, password or secret), in analyze and in diff mode;
+// named like a token, password or secret, and CI_REPOSITORY_URL, whose
+// value holds the job token), in analyze and in diff mode;
 // the job itself still posts the note with ROUTEGUARD_GITLAB_TOKEN.
 func TestGitLabNoTokenInEnvironment(t *testing.T) {
 	t.Parallel()
@@ -102,7 +103,8 @@ func TestGitLabNoTokenInEnvironment(t *testing.T) {
 	dump := filepath.Join(t.TempDir(), "env")
 	release := serveWrappedRelease(t, envProbe(dump))
 	secrets := map[string]string{"CI_JOB_TOKEN": "job-secret-1", "CI_REGISTRY_PASSWORD": "job-secret-1", "CI_DEPENDENCY_PROXY_PASSWORD": "job-secret-1",
-		"CI_JOB_JWT_V2": "jwt-secret-2", "VAULT_ID_TOKEN": "id-secret-3", "AWS_SECRET_ACCESS_KEY": "aws-secret-4"}
+		"CI_JOB_JWT_V2": "jwt-secret-2", "VAULT_ID_TOKEN": "id-secret-3", "AWS_SECRET_ACCESS_KEY": "aws-secret-4",
+		"CI_REPOSITORY_URL": "https://gitlab-ci-token:job-secret-1@gitlab.example/octo/repo.git"}
 	in := map[string]string{"version": "v" + releaseVersion, "download-url": release, "paths": "examples/broken/dangling-service"}
 	if _, code, log := gitlabRunWith(t, gitlabOptions{inputs: in, vars: secrets}); code != 1 {
 		t.Fatalf("analyze: job exit %d:\n%s", code, log)

@@ -202,12 +202,14 @@ spec:
     - name: "gw<img src=x onerror=alert(1)>@mallory"
   rules:
     - backendRefs:
-        - name: "svc \e[31m @mallory https://evil.example/x www.evil.example #12 | [link](https://evil.example) <script>"
+        - name: "svc \e[31m @mallory https://evil.example/x www.evil.example #4711 | [link](https://evil.example) <script>"
           port: 80
 `
 
-// rawInSummary is what repository text must never put into a job summary.
-var rawInSummary = []string{"<img", "<script", "@mallory", "\x1b", "https://evil", "www.evil", "[link]"}
+// rawInSummary is what repository text must never put into a job summary
+// (a mention is "@" or its reference without the zero-width space after
+// it: GitHub decodes references before it looks for mentions).
+var rawInSummary = []string{"<img", "<script", "@mallory", "&#64;mallory", "#4711", "&#35;4711", "\x1b", "https://evil", "www.evil", "[link]"}
 
 // TestActionSummaryEscapes: the summary's findings table and its error
 // block quote the repository's names and paths as text (no HTML, no
@@ -220,7 +222,7 @@ func TestActionSummaryEscapes(t *testing.T) {
 	project := newProject(t)
 	for name, content := range map[string]string{
 		"hostile/route.yaml": hostileRoute,
-		"broken/x\n::error title=forged::<img src=x>@mallory.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  bad: [\n",
+		"broken/x\n::error title=forged::<img src=x>@mallory#4711.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  bad: [\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(project, name)), 0o755); err != nil {
 			t.Fatal(err)
@@ -234,9 +236,9 @@ func TestActionSummaryEscapes(t *testing.T) {
 		code  string
 		want  []string // in the summary
 	}{
-		{"hostile", "0", []string{"Gateway shop/gw&#60;img src=x onerror=alert&#40;1&#41;&#62;&#64;mallory",
-			"svc &#92;x1b&#91;31m &#64;mallory https&#58;//evil&#46;example/x www&#46;evil&#46;example &#35;12 &#124; &#91;link&#93;&#40;https&#58;//evil&#46;example&#41; &#60;script&#62;"}},
-		{"broken", "2", []string{"<pre>\n", "&lt;img src=x&gt;&#64;mallory.yaml:6: malformed YAML", "</pre>\n"}},
+		{"hostile", "0", []string{"Gateway shop/gw&#60;img src=x onerror=alert&#40;1&#41;&#62;&#64;&#8203;mallory",
+			"svc &#92;x1b&#91;31m &#64;&#8203;mallory https&#58;//evil&#46;example/x www&#46;evil&#46;example &#35;&#8203;4711 &#124; &#91;link&#93;&#40;https&#58;//evil&#46;example&#41; &#60;script&#62;"}},
+		{"broken", "2", []string{"<pre>\n", "&lt;img src=x&gt;&#64;&#8203;mallory&#35;&#8203;4711.yaml:6: malformed YAML", "</pre>\n"}},
 	} {
 		t.Run(tt.paths, func(t *testing.T) {
 			in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false), "paths": tt.paths, "args": "--fail-on error"}
@@ -262,14 +264,14 @@ func TestActionSummaryEscapes(t *testing.T) {
 // TestActionNoTokenInEnvironment: routeguard, which reads the repository,
 // runs without the job's tokens: neither the runner's (ACTIONS_*), nor
 // GITHUB_TOKEN or other token-, password- or secret-named variables the
-// workflow exports, nor the github-token input, which only the comment
-// step has (and uses).
+// workflow exports, nor a variable whose value holds one of them, nor the
+// github-token input, which only the comment step has (and uses).
 func TestActionNoTokenInEnvironment(t *testing.T) {
 	t.Parallel()
 	dump := filepath.Join(t.TempDir(), "env")
 	secrets := map[string]string{"ACTIONS_RUNTIME_TOKEN": "rt-secret-1", "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "oidc-secret-2",
 		"ACTIONS_ID_TOKEN_REQUEST_URL": "http://127.0.0.1:9/oidc-secret-3", "GITHUB_TOKEN": "gh-secret-4", "DEPLOY_PASSWORD": "pw-secret-5",
-		"ARGOCD_AUTH_TOKEN": "argocd-secret-6"}
+		"ARGOCD_AUTH_TOKEN": "argocd-secret-6", "CHART_REPO_URL": "https://x:gh-secret-4@charts.example/"}
 	f := newThread(githubAPI)
 	srv := f.serve(t)
 	r := githubDiff(t, srv, ghDiff{release: serveWrappedRelease(t, envProbe(dump)), runner: secrets})
