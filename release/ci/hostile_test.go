@@ -345,3 +345,41 @@ func TestActionPullRequestTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestActionSummaryCapped: an app whose findings fill more than a job
+// summary may hold (2,000 routes naming missing backends with 200-character
+// names) gets a summary under 1 MiB: the table keeps its first rows and
+// says how many it left out, and where they all are.
+func TestActionSummaryCapped(t *testing.T) {
+	t.Parallel()
+	project := newProject(t)
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: route-%04d\n  namespace: shop\nspec:\n  parentRefs:\n    - name: gw-%04d-%s\n  rules:\n    - backendRefs:\n        - name: svc-%04d-%s\n          port: 80\n",
+			i, i, strings.Repeat("g", 200), i, strings.Repeat("s", 200))
+	}
+	if err := os.MkdirAll(filepath.Join(project, "many"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "many", "routes.yaml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false), "paths": "many", "args": "--fail-on error"}
+	r := runActionWith(t, actionOptions{inputs: in, dir: project})
+	if r.outputs["run"]["exit-code"] != "0" {
+		t.Fatalf("exit-code %q:\n%s", r.outputs["run"]["exit-code"], r.log)
+	}
+	if len(r.summary) > 1<<20 {
+		t.Errorf("summary: %d bytes, over 1 MiB", len(r.summary))
+	}
+	lines := strings.Split(strings.TrimRight(r.summary, "\n"), "\n")
+	m := leftOutRE.FindStringSubmatch(lines[len(lines)-1])
+	if m == nil || m[5] != "a job summary holds at most 1 MiB; code scanning and the SARIF report (output sarif-file) have every finding" {
+		t.Fatalf("last line %q, want the left-out line", lines[len(lines)-1])
+	}
+	rows := strings.Count(r.summary, "\n| warning | RG0001 | <code>many/routes&#46;yaml&#58;")
+	left, _ := strconv.Atoi(m[1])
+	if !strings.Contains(r.summary, "\n4000 findings in total.\n") || rows == 0 || rows+left != 4000 {
+		t.Errorf("%d rows kept and %d lines left out, want 4000 findings in all:\n%s", rows, left, r.summary[:2000])
+	}
+}
