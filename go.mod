@@ -4,18 +4,21 @@ go 1.26.0
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/dlclark/regexp2 v1.12.0
 	github.com/fluxcd/helm-controller/api v1.6.5
 	github.com/fluxcd/kustomize-controller/api v1.9.6
 	github.com/fluxcd/pkg/kustomize v1.41.0
 	github.com/fluxcd/pkg/runtime v0.117.0
 	github.com/fluxcd/source-watcher/api/v2 v2.2.4
 	github.com/go-git/go-git/v5 v5.19.3
+	github.com/gobwas/glob v0.2.3
 	github.com/google/go-containerregistry v0.21.6
 	github.com/google/go-jsonnet v0.22.0
 	github.com/gosimple/slug v1.15.0
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/jeremywohl/flatten v1.0.2-0.20211013061545-07e4a09fb8e4
 	github.com/routeguard/routeguard/plugins/sdk v0.1.0
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/valyala/fasttemplate v1.2.2
 	helm.sh/helm/v4 v4.3.1
 	istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
@@ -100,7 +103,6 @@ require (
 	github.com/go-openapi/swag/stringutils v0.29.1 // indirect
 	github.com/go-openapi/swag/typeutils v0.29.1 // indirect
 	github.com/go-openapi/swag/yamlutils v0.29.1 // indirect
-	github.com/gobwas/glob v0.2.3
 	github.com/goccy/go-json v0.10.5 // indirect
 	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
@@ -238,7 +240,6 @@ require (
 	github.com/distribution/reference v0.6.0 // indirect
 	github.com/felixge/httpsnoop v1.0.4 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.29.0 // indirect
-	github.com/robfig/cron/v3 v3.0.1 // indirect
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.69.0 // indirect
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace v1.45.0 // indirect
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc v1.45.0 // indirect

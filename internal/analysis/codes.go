@@ -37,6 +37,14 @@ const (
 	CodeNotBuilt          = "RG0106"
 	CodeClusterOnlySource = "RG0107"
 
+	// RG02xx: Argo CD AppProject rules (internal/argocd/project).
+	CodeProjectResource        = "RG0201"
+	CodeProjectNamespace       = "RG0202"
+	CodeProjectSourceRepo      = "RG0203"
+	CodeProjectDestination     = "RG0204"
+	CodeProjectAppNamespace    = "RG0205"
+	CodeProjectNamespaceCreate = "RG0206"
+
 	CodeParentNotFound       = "RG1001"
 	CodeParentNoSection      = "RG1002"
 	CodeParentNoPort         = "RG1003"
@@ -126,6 +134,19 @@ var catalog = []Code{
 		Description: "routeguard could not build this Kustomization or HelmRelease here (its source is another repository, an OCI artifact or a bucket, or a chart that is neither cached nor fetchable without --allow-network); references into what it would create are reported as RG0001, not as errors. Map the source to a directory with --source, or warm the chart cache."},
 	{ID: CodeClusterOnlySource, Severity: SeverityWarning, Title: "substituteFrom/valuesFrom source not in the repository",
 		Description: "A required ConfigMap or Secret for postBuild substitution or Helm values is neither among the built objects nor made by an object routeguard knows (ExternalSecret, SealedSecret, SOPS); routeguard takes it as created in the cluster and uses placeholders (or --var values) for its variables. If it is not created out of band, Flux fails; fix the name or mark it optional: true."},
+
+	{ID: CodeProjectResource, Severity: SeverityError, Title: "kind not permitted in the Application's project",
+		Description: "The Application's AppProject does not permit this object's kind (namespaceResourceWhitelist/Blacklist for namespaced kinds, clusterResourceWhitelist/Blacklist for cluster-scoped ones, with their name rules), so Argo CD refuses the whole sync (\"resource group:Kind is not permitted in project ...\"). The message names the rule and the project's file:line. Move the object to an Application of a project that permits it (a Gateway belongs to the infrastructure project), or widen the project."},
+	{ID: CodeProjectNamespace, Severity: SeverityError, Title: "namespace not permitted in the Application's project",
+		Description: "A namespaced object goes to a namespace (its own, else the Application's destination namespace) that none of the AppProject's destinations permits on the destination cluster, or that a \"!\" destination denies, so Argo CD refuses the whole sync (\"namespace ... is not permitted in project ...\"). Deploy into a namespace of the project, or add the destination to it."},
+	{ID: CodeProjectSourceRepo, Severity: SeverityError, Title: "source repository not permitted in the Application's project",
+		Description: "A source's repoURL matches none of the AppProject's sourceRepos (globs; \"!\" entries deny), so Argo CD marks the Application InvalidSpecError and neither compares nor syncs it (\"application repo ... is not permitted in project ...\"). Use a permitted repository, or add it to the project."},
+	{ID: CodeProjectDestination, Severity: SeverityError, Title: "destination not permitted in the Application's project",
+		Description: "The Application's destination (cluster by server or name, and namespace) matches none of the AppProject's destinations, or a \"!\" entry denies it, so Argo CD marks the Application InvalidSpecError and neither compares nor syncs it. Change the destination, or add it to the project."},
+	{ID: CodeProjectAppNamespace, Severity: SeverityError, Title: "Application's namespace may not use its project",
+		Description: "The Application lives outside Argo CD's own namespace and its AppProject's sourceNamespaces do not match that namespace, so Argo CD refuses to use the project for it (\"application ... in namespace ... is not permitted to use project ...\"). Add the namespace to sourceNamespaces, or move the Application into Argo CD's namespace (--app-namespace)."},
+	{ID: CodeProjectNamespaceCreate, Severity: SeverityWarning, Title: "created namespace not permitted in the Application's project",
+		Description: "The Application has CreateNamespace=true and its AppProject's clusterResourceWhitelist does not permit that Namespace: while the namespace does not exist (the first sync, a new cluster) Argo CD refuses the sync (\"resource :Namespace is not permitted in project ...\"). A warning, because an existing namespace is not created again. Permit the Namespace (by name, in Argo CD 3.x) or create it another way."},
 
 	{ID: CodeParentNotFound, Severity: SeverityError, Title: "parent Gateway not found",
 		Description: "A route's parentRef names a Gateway (or ListenerSet, or for GAMMA a Service) that does not exist. Fix the name or namespace, or add the parent."},

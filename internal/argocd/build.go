@@ -14,6 +14,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -58,6 +59,10 @@ type Options struct {
 	// generate renders its own app itself.
 	Skip string
 
+	// Projects are AppProjects given by the operator (--project-file):
+	// they replace the repository's of the same name.
+	Projects []*project.Project
+
 	MaxFileBytes int64
 	Self         string // the routeguard executable (Kustomize helmCharts)
 	Parallelism  int    // apps rendered at once (default GOMAXPROCS)
@@ -76,6 +81,9 @@ type Result struct {
 	// declares it (not rendered), and SelfCluster its destination cluster.
 	Self        *Application
 	SelfCluster string
+	// Projects are the AppProjects found, rendered and given.
+	Projects *project.Index
+	clusters []appset.Cluster
 }
 
 // AppResult is one Application and what it rendered.
@@ -197,6 +205,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	b.dropUnlisted()
+	res.Projects, res.clusters = b.projectIndex(found), opts.Clusters
 	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
 		res.Apps = append(res.Apps, b.apps[k])
 	}

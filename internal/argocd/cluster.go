@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/analysis/coverage"
@@ -170,6 +171,8 @@ type AnalyzeOptions struct {
 	// Cluster is what is known of the target clusters (Kubernetes version,
 	// API versions, CRDs) for the validation analyzers.
 	Cluster analysis.Cluster
+	// Now is when the projects' sync windows are evaluated.
+	Now time.Time
 }
 
 // ClusterOutcome is the analysis of one cluster.
@@ -196,8 +199,14 @@ func Analyze(ctx context.Context, r *Result, opts AnalyzeOptions) ([]ClusterOutc
 			home = i
 		}
 	}
+	projects := checkProjects(r, opts)
 	for i, c := range clusters {
-		analyzers := append(slices.Clone(opts.Analyzers), coverage.Apps{Apps: coverageApps(c, r, i == home)},
+		rules, notices := projects.forCluster(c)
+		c.Notices = append(c.Notices, notices...)
+		if i == home {
+			c.Notices = append(c.Notices, projects.general...)
+		}
+		analyzers := append(slices.Clone(opts.Analyzers), rules, coverage.Apps{Apps: coverageApps(c, r, i == home)},
 			coverage.NothingChecked{Object: analysis.ObjectRef{Kind: "Cluster", Name: c.Name()},
 				What: fmt.Sprintf("cluster %s (%d Applications, %d objects)", c.Name(), len(c.Apps), c.Set.Len())})
 		o, err := pipeline.Run(ctx, pipeline.Request{Objects: c.Set, AppDir: r.RepoRoot, RepoRoot: r.RepoRoot, Config: &noTransforms,

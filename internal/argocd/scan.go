@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -21,9 +22,10 @@ func isArgo(o *manifest.Object, kind string) bool { return o.Group() == argoGrou
 
 // scanned is what was found under the roots.
 type scanned struct {
-	objects []*manifest.Object // Applications and ApplicationSets, in file order
-	files   int                // manifest files read
-	skipped []string           // files that are not Kubernetes manifests
+	objects  []*manifest.Object // Applications and ApplicationSets, in file order
+	projects []*manifest.Object // AppProjects, in file order
+	files    int                // manifest files read
+	skipped  []string           // files that are not Kubernetes manifests
 	// patches maps the files kustomization files use as patches
 	// (repository-relative) to the kustomization naming them.
 	patches map[string]string
@@ -107,6 +109,9 @@ func (s *scanned) read(repo *thisRepo, p string) ([]*manifest.Object, error) {
 	for _, o := range objs {
 		if isArgo(o, kindApplication) || isArgo(o, kindApplicationSet) {
 			out = append(out, o)
+		}
+		if project.IsProject(o) {
+			s.projects = append(s.projects, o)
 		}
 	}
 	s.objects = append(s.objects, out...)

@@ -54,6 +54,7 @@ type argocdFlags struct {
 	pluginDiscovery bool
 	newGlobbing     bool
 	maxFileMiB      int64
+	projects        projectFlags
 }
 
 func (f *argocdFlags) register(cmd *cobra.Command) {
@@ -70,6 +71,7 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.pluginDiscovery, "cmp-discovery", false, "routeguard's CMP sidecar is installed with its discover rule: sources that name no tool and match it render through routeguard's plugin")
 	fs.BoolVar(&f.newGlobbing, "new-git-file-globbing", false, "git file generators use doublestar globs (applicationset.enable.new.git.file.globbing) instead of git pathspecs")
 	fs.Int64Var(&f.maxFileMiB, "max-file-size", manifest.DefaultMaxFileBytes>>20, "largest manifest file to read, in MiB")
+	f.projects.register(cmd)
 }
 
 // build runs argocd.Build for the command line's paths.
@@ -106,7 +108,11 @@ func (f *argocdFlags) build(ctx context.Context, env *Env, paths []string) (*arg
 		return nil, err
 	}
 	defer cleanup()
-	return argocd.Build(ctx, argocd.Options{
+	projects, err := f.projects.load(f.maxFileMiB << 20)
+	if err != nil {
+		return nil, err
+	}
+	return argocd.Build(ctx, argocd.Options{Projects: projects,
 		RepoRoot: root, Roots: paths, RepoURLs: f.repoURLs, Clusters: clusters, ClustersKnown: len(clusters) > 0,
 		AppNamespace: f.appNamespace, AllowNetwork: f.allowNetwork, Charts: chartSrc,
 		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), APIVersions: apiVersions,
@@ -347,8 +353,12 @@ exit 1 when a finding reaches the failing severity.`,
 			if err != nil {
 				return fail("%v", err)
 			}
+			now, err := f.projects.time()
+			if err != nil {
+				return fail("%v", err)
+			}
 			outcomes, err := argocd.Analyze(cmd.Context(), res, argocd.AnalyzeOptions{ConfigFile: af.config, FailOn: af.failOn,
-				Plugins: host, Cluster: cluster,
+				Plugins: host, Cluster: cluster, Now: now,
 				Context: &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: f.maxFileMiB << 20}})
 			if err != nil {
 				return fail("%v", err)

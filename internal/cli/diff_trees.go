@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -123,6 +124,9 @@ into one route map. Both revisions are built in full.
 ` + diffLong,
 		Example: "  routeguard argocd diff --base origin/main argocd/",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.projects.now == "" { // one time for both revisions
+				f.projects.now = time.Now().UTC().Format(time.RFC3339)
+			}
 			return d.run(cmd, env, args, routediff.Options{ConfigFile: af.config,
 				Build: func(ctx context.Context, root string, rels []string) (*pipeline.Outcome, error) {
 					return argocdDiffBuild(ctx, env, f, &af, root, rels)
@@ -157,7 +161,11 @@ func argocdDiffBuild(ctx context.Context, env *Env, f argocdFlags, af *analysisF
 	if err != nil {
 		return nil, err
 	}
-	outcomes, err := argocd.Analyze(ctx, res, argocd.AnalyzeOptions{ConfigFile: af.config, Plugins: host, Cluster: cluster,
+	now, err := f.projects.time()
+	if err != nil {
+		return nil, err
+	}
+	outcomes, err := argocd.Analyze(ctx, res, argocd.AnalyzeOptions{ConfigFile: af.config, Plugins: host, Cluster: cluster, Now: now,
 		Context: &render.Options{AllowNetwork: f.allowNetwork, MaxFileBytes: f.maxFileMiB << 20}})
 	if err != nil {
 		return nil, err

@@ -51,6 +51,20 @@ func analyzeEnv(t *testing.T, env []string, args ...string) ([]finding, int, str
 	return doc.Findings, r.Code, r.Stderr
 }
 
+// analyzeArgoCD runs argocd analyze from the repository root.
+func analyzeArgoCD(t *testing.T, args ...string) ([]finding, int, string) {
+	t.Helper()
+	r := harness.Run(t, harness.Options{}, append([]string{"argocd", "analyze", "-o", "json"}, args...)...)
+	if r.Code == 2 {
+		return nil, r.Code, r.Stderr
+	}
+	var doc struct{ Findings []finding }
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("report is not json: %v\n%s", err, r.Stdout)
+	}
+	return doc.Findings, r.Code, r.Stderr
+}
+
 // TestRightAppsHaveNoErrors analyzes every app the example Argo CD
 // Applications deploy, as the routeguard CMP would: in the app's path, with
 // ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE set from the Application and its
@@ -141,6 +155,10 @@ func TestBrokenAppsGiveWhatTheyPromise(t *testing.T) {
 				t.Fatalf("%s promises no findings; a broken app must say what is wrong", rel)
 			}
 			fs, code, stderr := analyze(t, rel)
+			if strings.HasPrefix(filepath.Base(dir), "argocd-") {
+				// A repository of Argo CD Applications and AppProjects.
+				fs, code, stderr = analyzeArgoCD(t, rel)
+			}
 			if code != 1 {
 				t.Errorf("exit %d, want 1; stderr: %s", code, stderr)
 			}

@@ -1,0 +1,182 @@
+package argocd
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/argocd/project"
+	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+)
+
+// The AppProjects of a build and the rules they apply to its
+// Applications (package project).
+
+// projectIndex files the AppProjects the scan found, those the
+// Applications render (what Argo CD applies: they replace scanned ones)
+// and those given (Options.Projects: they replace both).
+func (b *builder) projectIndex(found *scanned) *project.Index {
+	x := project.NewIndex(b.opts.AppNamespace)
+	add := func(o *manifest.Object, origin string, rank project.Rank) {
+		if o.Namespace == "" {
+			o = withNamespace(o, b.opts.AppNamespace)
+		}
+		p, err := project.Decode(o, origin)
+		if err != nil {
+			b.note(pipeline.LevelWarning, "%v; its rules are not checked", err)
+			return
+		}
+		x.Add(p, rank)
+	}
+	for _, o := range found.projects {
+		add(o, "", project.Scanned)
+	}
+	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
+		r := b.apps[k]
+		if r.Set == nil {
+			continue
+		}
+		for _, o := range r.Set.Objects() {
+			if project.IsProject(o) {
+				add(o, "rendered by Application "+k, project.Rendered)
+			}
+		}
+	}
+	for _, p := range b.opts.Projects {
+		x.Add(p, project.Given)
+	}
+	return x
+}
+
+// projectCheck is what the projects' rules found, by Application.
+type projectCheck struct {
+	checker *project.Checker
+	byApp   map[string][]analysis.Finding
+	notices map[string][]pipeline.Notice // by cluster server
+	general []pipeline.Notice            // about the projects themselves
+}
+
+// checkProjects applies each Application's project to it and to what it
+// renders.
+func checkProjects(r *Result, opts AnalyzeOptions) *projectCheck {
+	var sets []*manifest.Set
+	for _, a := range r.Apps {
+		if a.Set != nil {
+			sets = append(sets, a.Set)
+		}
+	}
+	scopes := project.NewScopes(sets...)
+	scopes.AddCRDs(opts.Cluster.CRDs)
+	pc := &projectCheck{checker: &project.Checker{Projects: r.Projects, Scopes: scopes, Now: opts.Now},
+		byApp: map[string][]analysis.Finding{}, notices: map[string][]pipeline.Notice{}}
+	if r.Projects == nil {
+		return pc
+	}
+	unchecked := map[string][]string{} // reason -> Application keys
+	for _, a := range r.Apps {
+		rep := pc.checker.Check(projectApp(a, r.clusters))
+		if rep.Unchecked != "" {
+			unchecked[rep.Unchecked] = append(unchecked[rep.Unchecked], a.App.Key())
+		}
+		pc.byApp[a.App.Key()] = rep.Findings
+		pc.notices[a.Cluster] = append(pc.notices[a.Cluster], rep.Notices...)
+	}
+	pc.general = append(pc.general, r.Projects.Notices()...)
+	for _, why := range slices.Sorted(mapsKeys(unchecked)) {
+		keys := unchecked[why]
+		pc.general = append(pc.general, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+			"AppProject rules not checked for %s: %s", countApps(keys), why)})
+	}
+	return pc
+}
+
+func countApps(keys []string) string {
+	if len(keys) <= 3 {
+		return "Application " + strings.Join(keys, ", ")
+	}
+	return fmt.Sprintf("%d Applications (%s, ...)", len(keys), strings.Join(keys[:3], ", "))
+}
+
+// projectApp describes an Application for its project's rules.
+func projectApp(a *AppResult, clusters []appset.Cluster) project.App {
+	app := a.App
+	spec := app.Spec
+	out := project.App{Key: app.Key(), Name: app.Name, Namespace: app.Namespace, Project: spec.Project, Object: app.Object,
+		Source: app.Source, Destination: project.Destination{Server: spec.Destination.Server, Name: spec.Destination.Name,
+			Namespace: spec.Destination.Namespace},
+		Cluster: resolveCluster(spec.Destination, clusters), CreateNamespace: spec.CreatesNamespace(),
+		ManagedNamespace: spec.SyncPolicy != nil && spec.SyncPolicy.ManagedNamespaceMetadata != nil, Rendered: a.Set != nil}
+	switch h := spec.SourceHydrator; {
+	case h != nil:
+		out.Repos = append(out.Repos, project.Repo{URL: h.DrySource.RepoURL, Field: "spec.sourceHydrator.drySource.repoURL"})
+		if h.SyncSource.RepoURL != "" && h.SyncSource.RepoURL != h.DrySource.RepoURL {
+			out.Repos = append(out.Repos, project.Repo{URL: h.SyncSource.RepoURL, Field: "spec.sourceHydrator.syncSource.repoURL"})
+		}
+	case len(spec.Sources) > 0:
+		for i, s := range spec.Sources {
+			out.Repos = append(out.Repos, project.Repo{URL: s.RepoURL, Field: fmt.Sprintf("spec.sources[%d].repoURL", i)})
+		}
+	case spec.Source != nil:
+		out.Repos = append(out.Repos, project.Repo{URL: spec.Source.RepoURL, Field: "spec.source.repoURL"})
+	}
+	if app.Object != nil {
+		if auto := field.Map(app.Object.Body, "spec", "syncPolicy", "automated"); auto != nil {
+			enabled, set := auto["enabled"].(bool)
+			out.Automated = !set || enabled
+		}
+	}
+	if a.Set != nil {
+		out.Objects = a.Set.Objects()
+	}
+	return out
+}
+
+// resolveCluster is the cluster a destination names, as Argo CD's
+// GetDestinationCluster finds it: by server or by name, among the clusters
+// given and the in-cluster one.
+func resolveCluster(d Destination, clusters []appset.Cluster) project.Cluster {
+	server := strings.TrimRight(d.Server, "/")
+	for _, c := range clusters {
+		if (server != "" && strings.TrimRight(c.Server, "/") == server) || (server == "" && d.Name != "" && c.Name == d.Name) {
+			return project.Cluster{Server: c.Server, Name: c.Name, ServerKnown: true, NameKnown: true}
+		}
+	}
+	switch {
+	case server == appset.InClusterServer || (server == "" && d.Name == appset.InClusterName):
+		return project.Cluster{Server: appset.InClusterServer, Name: appset.InClusterName, ServerKnown: true, NameKnown: true}
+	case server != "":
+		return project.Cluster{Server: d.Server, ServerKnown: true}
+	}
+	return project.Cluster{Name: d.Name, NameKnown: true}
+}
+
+// projectFindings reports the findings of project rules about the
+// Applications of one cluster (so that .routeguard.yaml's severities and
+// suppressions apply to them).
+type projectFindings struct{ findings []analysis.Finding }
+
+func (projectFindings) Metadata() analysis.Metadata {
+	return analysis.Metadata{Name: "argocd.ProjectRules", Description: "Objects and Applications an Argo CD AppProject does not permit."}
+}
+
+func (p projectFindings) Analyze(_ context.Context, c *analysis.Context) error {
+	for _, f := range p.findings {
+		c.Report(f)
+	}
+	return nil
+}
+
+// forCluster returns the analyzer of c's Applications and their notices.
+func (pc *projectCheck) forCluster(c *Cluster) (analysis.Analyzer, []pipeline.Notice) {
+	var fs []analysis.Finding
+	for _, a := range c.Apps {
+		fs = append(fs, pc.byApp[a.App.Key()]...)
+	}
+	return projectFindings{fs}, pc.notices[cmp.Or(c.Server, inClusterServer)]
+}

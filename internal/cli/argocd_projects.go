@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/routeguard/routeguard/internal/argocd/project"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// projectFlags are the AppProject flags of the argocd commands.
+type projectFlags struct {
+	files []string
+	now   string
+}
+
+func (f *projectFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringArrayVar(&f.files, "project-file", nil, "a file of AppProject manifests, as Argo CD has them (repeatable); they replace the repository's of the same name")
+	fs.StringVar(&f.now, "now", "", "the time the projects' sync windows are evaluated at, RFC 3339 (default: now)")
+}
+
+// load reads the --project-file projects.
+func (f *projectFlags) load(maxBytes int64) ([]*project.Project, error) {
+	var out []*project.Project
+	for _, file := range f.files {
+		ps, err := readProjectFile(file, maxBytes)
+		if err != nil {
+			return nil, fmt.Errorf("--project-file %s: %w", file, err)
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
+// readProjectFile reads the AppProjects of one file (the operator's: not
+// confined to the repository).
+func readProjectFile(file string, maxBytes int64) ([]*project.Project, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxBytes {
+		return nil, fmt.Errorf("is %d bytes, more than --max-file-size", fi.Size())
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := manifest.Decode(file, data)
+	if err != nil {
+		return nil, err
+	}
+	var out []*project.Project
+	for _, o := range objs {
+		if !project.IsProject(o) {
+			continue
+		}
+		p, err := project.Decode(o, "--project-file")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("holds no AppProject (apiVersion argoproj.io/v1alpha1, kind AppProject)")
+	}
+	return out, nil
+}
+
+// time returns --now, else the current time.
+func (f *projectFlags) time() (time.Time, error) {
+	if f.now == "" {
+		return time.Now(), nil
+	}
+	t, err := time.Parse(time.RFC3339, f.now)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, e.g. 2026-01-02T15:04:05Z", f.now)
+	}
+	return t, nil
+}
