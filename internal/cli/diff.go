@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routediff"
@@ -31,8 +32,15 @@ Output: text, markdown (a pull request comment, under GitHub's 65536
 character limit, with a Mermaid route map of the change) or json. --svg
 also draws the route map of the change as SVG.
 
+Changes that cross a team boundary come first, under "Shared routing": a
+route that attaches to a Gateway another Application, Kustomization or app
+path renders, and a change to a Gateway that others' routes use, each with
+both owners (and their Argo CD projects) and the CODEOWNERS entries
+(GitHub or GitLab syntax) of the files involved.
+
 Exit codes: 0 no routing change, 1 routing changed (with --fail-on-new:
-1 only when a finding introduced by the change reaches that severity),
+1 only when a finding introduced by the change reaches that severity;
+with --fail-on-shared-change: 1 also when shared routing changed),
 2 error.`
 
 // diffFlags are the flags of every diff command: the revisions and the
@@ -40,6 +48,8 @@ Exit codes: 0 no routing change, 1 routing changed (with --fail-on-new:
 type diffFlags struct {
 	base, head, output, svg string
 	failOnNew               analysis.FailOn
+	failOnShared            bool
+	codeowners              string
 }
 
 func (d *diffFlags) register(cmd *cobra.Command) {
@@ -48,6 +58,8 @@ func (d *diffFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&d.head, "head", "", "head revision (default: the work tree, uncommitted changes included)")
 	fs.StringVarP(&d.output, "output", "o", "text", "report format: "+strings.Join(diffFormats, ", "))
 	fs.StringVar(&d.svg, "svg", "", "also write the route map of the change as SVG to this file")
+	fs.BoolVar(&d.failOnShared, "fail-on-shared-change", false, "exit 1 when the change touches shared routing (a route onto another owner's Gateway, or a change to a Gateway others' routes use), whatever --fail-on-new says, so CI can require that review")
+	fs.StringVar(&d.codeowners, "codeowners", "", "syntax of the CODEOWNERS file: github or gitlab (default: the host its location and [sections] say)")
 	fs.Var(&failOnFlag{&d.failOnNew}, "fail-on-new", "exit 1 only when a finding introduced by the change reaches this severity ("+strings.Join(analysis.FailOnNames, ", ")+"); routing changes alone then exit 0")
 }
 
@@ -61,6 +73,12 @@ func (d *diffFlags) run(cmd *cobra.Command, env *Env, args []string, opts routed
 		return fail("diff reads revisions from git, not stdin; name app paths")
 	}
 	opts.Dir, opts.Base, opts.Head, opts.Paths = workDir(env), d.base, d.head, args
+	switch d.codeowners {
+	case "", string(codeowners.GitHub), string(codeowners.GitLab):
+		opts.CodeOwners = codeowners.Syntax(d.codeowners)
+	default:
+		return fail("--codeowners must be github or gitlab, got %q", d.codeowners)
+	}
 	res, err := routediff.Run(cmd.Context(), opts)
 	if err != nil {
 		return fail("%v", err)
@@ -90,6 +108,9 @@ func (d *diffFlags) run(cmd *cobra.Command, env *Env, args []string, opts routed
 	}
 	if err := writeStdout(env, buf.Bytes()); err != nil {
 		return err
+	}
+	if d.failOnShared && res.SharedChanged() {
+		return exitWith(ExitFindings)
 	}
 	return exitWith(diffExit(res, d.failOnNew))
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,14 @@ func fluxDiffBuild(ctx context.Context, env *Env, f fluxBuildFlags, wd, root, re
 	}
 	for _, n := range res.Notices {
 		out.Notices = append(out.Notices, pipeline.Notice{Level: pipeline.Level(n.Level), Text: n.Text})
+	}
+	out.Owners = map[manifest.Key]pipeline.Owner{}
+	for _, n := range res.Nodes {
+		for _, o := range n.Objects {
+			if _, dup := out.Owners[o.Key()]; !dup {
+				out.Owners[o.Key()] = pipeline.Owner{Kind: n.Object.Kind, Name: n.Object.Namespace + "/" + n.Object.Name}
+			}
+		}
 	}
 	return out, nil
 }
@@ -170,10 +179,19 @@ func argocdDiffBuild(ctx context.Context, env *Env, f argocdFlags, af *analysisF
 	if err != nil {
 		return nil, err
 	}
-	out := &pipeline.Outcome{Set: manifest.NewSet(), RepoRoot: root}
+	out := &pipeline.Outcome{Set: manifest.NewSet(), RepoRoot: root, Owners: map[manifest.Key]pipeline.Owner{}}
 	out.Notices = append(res.Notices, skipNotices(res)...)
+	projects := map[string]string{}
+	for _, a := range res.Apps {
+		projects[a.App.Key()] = cmp.Or(a.App.Spec.Project, "default")
+	}
 	var all []analysis.Finding
 	for _, o := range outcomes {
+		for k, app := range o.Cluster.Owner {
+			if _, dup := out.Owners[k]; !dup {
+				out.Owners[k] = pipeline.Owner{Kind: "Application", Name: app, Project: projects[app]}
+			}
+		}
 		for _, obj := range o.Cluster.Set.Objects() {
 			if _, dup := out.Set.Get(obj.Key()); !dup {
 				if err := out.Set.Add(obj); err != nil {

@@ -126,6 +126,9 @@ type Outcome struct {
 	PluginFailed bool
 	// Notices are for the user (plugin notes and failures), in order.
 	Notices []Notice
+	// Owners says, for a whole tree (every Argo CD Application, a Flux
+	// tree), what renders each object of Set; nil otherwise.
+	Owners map[manifest.Key]Owner
 }
 
 // Run takes one request through the stage. An error means the input could

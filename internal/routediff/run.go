@@ -20,12 +20,14 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/gitrev"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routemap"
 	"github.com/routeguard/routeguard/internal/routing"
+	"github.com/routeguard/routeguard/internal/sharedroutes"
 )
 
 // AnalyzeFunc takes the app at path (absolute, inside repoRoot) through the
@@ -62,6 +64,9 @@ type Options struct {
 	// revision at once (a Flux tree, every Argo CD Application): Paths
 	// are its starting points. Both revisions are built in full.
 	Build BuildFunc
+	// CodeOwners is the syntax of the head revision's CODEOWNERS file
+	// ("" the host its location and sections say; shared.go).
+	CodeOwners codeowners.Syntax
 }
 
 // BuildFunc builds and analyzes the revision checked out at root, starting
@@ -92,6 +97,11 @@ type Result struct {
 	// Reused counts the paths rendered once, without analysis: everything
 	// their render read is the same in both revisions (see reuse.go).
 	Reused int `json:"pathsNotRerendered"`
+	// Shared are the changes to routing another owner's Gateway carries
+	// (shared.go).
+	Shared []sharedroutes.Item `json:"sharedRouting"`
+	// CodeOwnersFile is the CODEOWNERS file read ("" none).
+	CodeOwnersFile string `json:"codeownersFile,omitempty"`
 }
 
 // KindChange counts the objects of one kind (other than routing kinds)
@@ -180,6 +190,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	res.Objects = compareObjects(baseSet, headSet)
+	if err := res.findShared(opts, headRoot, rels, baseOut, headOut, baseSet, headSet); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

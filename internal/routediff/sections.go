@@ -77,7 +77,7 @@ func (r *Result) sections() []section {
 		}
 		objs.rows = append(objs.rows, []string{routemap.Changed, k.Kind, strings.Join(parts, ", ")})
 	}
-	return []section{routes, atts, parents, tls, grants, intro, fixed, objs}
+	return []section{r.sharedSection(), routes, atts, parents, tls, grants, intro, fixed, objs}
 }
 
 func attState(a routemap.Attachment) string {
@@ -98,7 +98,7 @@ func either[T any](a, b *T) *T {
 // Summary is one line saying what changed.
 func (r *Result) Summary() string {
 	d := r.Routing
-	if r.Routing.Empty() && len(r.Intro) == 0 && len(r.Fixed) == 0 {
+	if r.Routing.Empty() && len(r.Intro) == 0 && len(r.Fixed) == 0 && len(r.Shared) == 0 {
 		return "no routing change"
 	}
 	var parts []string
@@ -107,6 +107,7 @@ func (r *Result) Summary() string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
 	}
+	add(len(r.Shared), "changes to shared routing")
 	add(len(d.Entries), "route entries changed")
 	add(len(d.Attachments), "attachments changed")
 	add(len(d.Parents), "listeners/gateways changed")
