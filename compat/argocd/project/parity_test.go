@@ -26,7 +26,7 @@ type table struct {
 		Server string `json:"server"`
 	} `json:"clusters"`
 	Projects []struct {
-		Name string                    `json:"name"`
+		Name string                  `json:"name"`
 		Spec v1alpha1.AppProjectSpec `json:"spec"`
 	} `json:"projects"`
 	Destinations []v1alpha1.ApplicationDestination `json:"destinations"`
