@@ -94,7 +94,9 @@ func TestArgoCDDiff(t *testing.T) {
 	}
 	edit("examples/apps/routing/gateways/gateway.yaml", `"*.shop.example.com"`, `"*.shop.example.net"`)
 	stdout, _, _ = runIn(t, dir, "argocd", "diff", "--base", "HEAD", "-o", "json", root)
-	for _, w := range []string{`"*.shop.example.net"`, `"RG1007"`, "team-storefront/storefront"} {
+	for _, w := range []string{`"*.shop.example.net"`, `"RG1007"`, "team-storefront/storefront",
+		// The shared Gateway changed: its owner and the team routes' owners.
+		`"gateway": "Gateway gateway-infra/shop"`, `"name": "argocd/routing-gateways"`, `"project": "platform"`} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("json lacks %s:\n%s", w, stdout)
 		}

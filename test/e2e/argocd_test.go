@@ -26,7 +26,7 @@ func TestArgoCDAnalyzeExample(t *testing.T) {
 	if out != "no findings" && !infosOnly.MatchString(out) {
 		t.Errorf("stdout = %q, want no findings (or infos only)", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "12 Applications (12 rendered, 0 partly rendered, 0 skipped, 0 failed), 1 ApplicationSets") {
+	if !strings.Contains(r.stderr, "13 Applications (13 rendered, 0 partly rendered, 0 skipped, 0 failed), 1 ApplicationSets") {
 		t.Errorf("summary missing from stderr:\n%s", r.stderr)
 	}
 	if strings.Contains(r.stderr, " 0 routing objects checked") {

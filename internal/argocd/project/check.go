@@ -155,6 +155,7 @@ func (c *Checker) destination(p *Project, cl Cluster, namespace string) (Verdict
 // without a namespace goes to the destination namespace.
 func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 	var unknown []string
+	undecided := map[string]bool{app.Destination.Namespace: true} // said once per namespace (the Application's: by checkApp)
 	for _, o := range app.Objects {
 		gk := o.GroupKind()
 		ns := cmp.Or(o.Namespace, app.Destination.Namespace)
@@ -183,7 +184,9 @@ func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 		}
 		v, why := c.destination(p, app.Cluster, ns)
 		switch {
+		case why != "" && undecided[ns]:
 		case why != "":
+			undecided[ns] = true
 			r.Notices = append(r.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
 				"Application %s: whether AppProject %s permits namespace %s cannot be checked: %s", app.Key, p.Name, ns, why)})
 		case !v.Permitted:
