@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -20,6 +22,9 @@ type AppContext struct {
 	Objects    *manifest.Set
 	Unrendered []analysis.UnrenderedScope
 	Notices    []pipeline.Notice
+	// Projects are the AppProjects of the build (and Options.Projects).
+	Projects *project.Index
+	clusters []appset.Cluster
 }
 
 // AppKey turns ARGOCD_APP_NAME (the Application's name, or
@@ -46,7 +51,8 @@ func ContextFor(ctx context.Context, opts Options, key string) (*AppContext, err
 	if res.Self == nil {
 		return nil, nil
 	}
-	out := &AppContext{App: res.Self, Cluster: res.SelfCluster, Objects: manifest.NewSet(), Notices: res.Notices}
+	out := &AppContext{App: res.Self, Cluster: res.SelfCluster, Objects: manifest.NewSet(), Notices: res.Notices,
+		Projects: res.Projects, clusters: res.clusters}
 	for _, a := range res.Apps {
 		for _, s := range a.Sources {
 			if s.Skipped != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
@@ -179,4 +180,56 @@ func (pc *projectCheck) forCluster(c *Cluster) (analysis.Analyzer, []pipeline.No
 		fs = append(fs, pc.byApp[a.App.Key()]...)
 	}
 	return projectFindings{fs}, pc.notices[cmp.Or(c.Server, inClusterServer)]
+}
+
+// ProjectRules is the analyzer `cmp generate` runs with the cluster view:
+// the Application's project (projectName, "" for its spec's) applied to
+// it and to the objects the app renders (the analysis' own objects, not
+// the view's).
+func (v *AppContext) ProjectRules(projectName string, now time.Time) analysis.Analyzer {
+	return cmpProjectRules{view: v, project: projectName, now: now}
+}
+
+type cmpProjectRules struct {
+	view    *AppContext
+	project string
+	now     time.Time
+}
+
+func (cmpProjectRules) Metadata() analysis.Metadata {
+	return analysis.Metadata{Name: "argocd.ProjectRules", Description: "Objects and Applications an Argo CD AppProject does not permit."}
+}
+
+func (r cmpProjectRules) Analyze(_ context.Context, c *analysis.Context) error {
+	if r.view.Projects == nil {
+		return nil
+	}
+	set := c.Objects()
+	a := &AppResult{App: r.view.App, Set: set}
+	app := projectApp(a, r.view.clusters)
+	if r.project != "" {
+		app.Project = r.project
+	}
+	scopes := project.NewScopes(set, c.ContextObjects())
+	scopes.AddCRDs(c.Cluster().CRDs)
+	rep := (&project.Checker{Projects: r.view.Projects, Scopes: scopes, Now: r.now}).Check(app)
+	for _, f := range rep.Findings {
+		c.Report(f)
+	}
+	return nil
+}
+
+// CheckProjects applies every Application's project without analyzing
+// (argocd build): what it refuses, and the notices.
+func CheckProjects(r *Result, now time.Time) ([]analysis.Finding, []pipeline.Notice) {
+	pc := checkProjects(r, AnalyzeOptions{Now: now})
+	var fs []analysis.Finding
+	for _, a := range r.Apps {
+		fs = append(fs, pc.byApp[a.App.Key()]...)
+	}
+	notices := slices.Clone(pc.general)
+	for _, server := range slices.Sorted(mapsKeys(pc.notices)) {
+		notices = append(notices, pc.notices[server]...)
+	}
+	return fs, notices
 }

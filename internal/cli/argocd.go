@@ -208,6 +208,11 @@ nothing on stdout, when an Application does not render.`,
 			if len(failed) > 0 {
 				return fail("%s", strings.Join(failed, "\nrouteguard: "))
 			}
+			now, err := f.projects.time()
+			if err != nil {
+				return fail("%v", err)
+			}
+			pipeline.WriteNotices(env.Stderr, projectNotices(argocd.CheckProjects(res, now)))
 			writeSummary(env, res, nil)
 			out, err := writeArgoCDBuild(output, res)
 			if err != nil {

@@ -19,13 +19,18 @@ import (
 // analyzed without the view, with a notice.
 const clusterViewBudget = 20 * time.Second
 
+// envProjectFile names, in the sidecar's own environment (the operator's,
+// not the Application's plugin env), a file of AppProjects that replace
+// the repository's.
+const envProjectFile = "ROUTEGUARD_PROJECT_FILE"
+
 // argocdClusterView adds to req the cluster view of the Application being
 // generated when the repository's .routeguard.yaml declares
 // argocdClusterView: the objects of the other Applications of its
 // destination cluster resolve its references (never reported on), and
 // what they could not render is "cannot check". It returns notices; it
 // never fails the generate (no view: the app is analyzed alone).
-func argocdClusterView(ctx context.Context, req *pipeline.Request, b *argocmp.Build) []pipeline.Notice {
+func argocdClusterView(ctx context.Context, env *Env, req *pipeline.Request, b *argocmp.Build) []pipeline.Notice {
 	cfg, err := pipeline.LoadConfig(req.ConfigFile, req.Render.Path, req.Render.RepoRoot)
 	if err != nil || cfg == nil || cfg.ArgoCDClusterView == nil {
 		return nil // a bad configuration is reported by the pipeline itself
@@ -50,6 +55,14 @@ func argocdClusterView(ctx context.Context, req *pipeline.Request, b *argocmp.Bu
 			opts.Charts = argocd.CacheSource(c)
 		}
 	}
+	var projectNotices []pipeline.Notice
+	if file := env.Getenv(envProjectFile); file != "" {
+		ps, err := readProjectFile(file, req.Render.MaxFileBytes)
+		if err != nil {
+			projectNotices = note(pipeline.LevelWarning, "%s=%s: %v; the AppProjects of the repository are used", envProjectFile, file, err)
+		}
+		opts.Projects = ps
+	}
 	key := argocd.AppKey(b.AppName, opts.AppNamespace)
 	vctx, cancel := context.WithTimeout(ctx, clusterViewBudget)
 	defer cancel()
@@ -64,6 +77,7 @@ func argocdClusterView(ctx context.Context, req *pipeline.Request, b *argocmp.Bu
 	}
 	req.ContextObjects = view.Objects
 	req.Unrendered = append(req.Unrendered, view.Unrendered...)
-	return append(view.Notices, note(pipeline.LevelNote, "Application %s, cluster %s: %d objects of its other Applications as context",
+	req.Analyzers = append(req.Analyzers, view.ProjectRules(env.Getenv("ARGOCD_APP_PROJECT_NAME"), time.Now()))
+	return append(append(projectNotices, view.Notices...), note(pipeline.LevelNote, "Application %s, cluster %s: %d objects of its other Applications as context",
 		key, view.Cluster, view.Objects.Len())...)
 }

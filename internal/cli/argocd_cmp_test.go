@@ -74,3 +74,41 @@ func TestCMPGenerateClusterView(t *testing.T) {
 		t.Errorf("no view declared: exit %d, want 0 with RG0001 (cannot check)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// cmp generate with the cluster view applies the Application's AppProject
+// (ARGOCD_APP_PROJECT_NAME, the project file of the sidecar's own
+// environment, else the repository's projects) to what the app renders:
+// a kind the project does not permit fails the generate with Argo CD's
+// own wording; the plugin env of the Application cannot name the file.
+func TestCMPGenerateProjectRules(t *testing.T) {
+	const view = "argocdClusterView:\n  roots: [argocd]\n"
+	routesOnly := "apiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata: {name: team, namespace: argocd}\nspec:\n  sourceRepos: ['*']\n" +
+		"  destinations: [{server: '*', namespace: team}]\n  namespaceResourceWhitelist: [{group: gateway.networking.k8s.io, kind: HTTPRoute}]\n"
+	root := clusterViewRepo(t, "All", view)
+	if err := os.WriteFile(filepath.Join(root, "argocd", "project.yaml"), []byte(routesOnly), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(extra ...string) (string, string, int) {
+		return runCMPIn(context.Background(), filepath.Join(root, "team"), argoEnv("team", "team", "team", extra...), "cmp", "generate")
+	}
+	// The Application says project default: Argo CD's default permits it.
+	if stdout, stderr, code := run(); code != 0 || stdout == "" {
+		t.Fatalf("project default: exit %d\n%s", code, stderr)
+	}
+	stdout, stderr, code := run("ARGOCD_APP_PROJECT_NAME", "team")
+	want := `RG0201 error Service team/shop: Argo CD will refuse the sync: "resource :Service is not permitted in project team"`
+	if code != ExitFindings || stdout != "" || !strings.Contains(stderr, want) {
+		t.Fatalf("project team: exit %d, want 1 with %s\nstderr:\n%s", code, want, stderr)
+	}
+	permissive := filepath.Join(t.TempDir(), "projects.yaml")
+	if err := os.WriteFile(permissive, []byte(strings.Replace(routesOnly, "kind: HTTPRoute}]", "kind: HTTPRoute}, {group: '', kind: Service}]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run("ARGOCD_APP_PROJECT_NAME", "team", "ROUTEGUARD_PROJECT_FILE", permissive); code != 0 {
+		t.Errorf("the sidecar's project file permits it: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := run("ARGOCD_APP_PROJECT_NAME", "team", "ARGOCD_ENV_ROUTEGUARD_PROJECT_FILE", permissive); code != ExitError ||
+		!strings.Contains(stderr, "is not one routeguard reads") {
+		t.Errorf("the Application's plugin env chose the project file: exit %d\n%s", code, stderr)
+	}
+}

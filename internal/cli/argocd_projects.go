@@ -7,6 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/pipeline"
+
 	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -81,4 +84,14 @@ func (f *projectFlags) time() (time.Time, error) {
 		return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, e.g. 2026-01-02T15:04:05Z", f.now)
 	}
 	return t, nil
+}
+
+// projectNotices turns what the projects refuse into warnings for argocd
+// build, which prints manifests and analyzes nothing.
+func projectNotices(fs []analysis.Finding, notices []pipeline.Notice) []pipeline.Notice {
+	for _, f := range fs {
+		notices = append(notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf("%s: %s %s: %s (argocd analyze reports it as an error)",
+			f.Source, f.Code, f.Subject(), f.Message)})
+	}
+	return notices
 }

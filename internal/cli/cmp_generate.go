@@ -34,7 +34,7 @@ func cmpGenerate(ctx context.Context, env *Env) cmpOutcome {
 		return cmpFail(ExitError, "%v", err)
 	}
 	req.Analyze = true
-	viewNotices := argocdClusterView(ctx, &req, b) // argocd_cmp.go
+	viewNotices := argocdClusterView(ctx, env, &req, b) // argocd_cmp.go
 	out, err := pipeline.Run(ctx, req)
 	if err != nil {
 		return cmpFail(ExitError, "%v", err)

@@ -105,7 +105,7 @@ func TestSharedRoutingReview(t *testing.T) {
 			RouteOwner struct {
 				Kind, Name string
 			} `json:"routeOwner"`
-			Gateway      string `json:"gateway"`
+			Gateway      string                      `json:"gateway"`
 			GatewayOwner struct{ Kind, Name string } `json:"gatewayOwner"`
 			Files        []struct {
 				Role, Path string
