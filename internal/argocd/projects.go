@@ -11,7 +11,6 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/argocd/project"
-	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -127,7 +126,9 @@ func projectApp(a *AppResult, clusters []appset.Cluster) project.App {
 		out.Repos = append(out.Repos, project.Repo{URL: spec.Source.RepoURL, Field: "spec.source.repoURL"})
 	}
 	if app.Object != nil {
-		if auto := field.Map(app.Object.Body, "spec", "syncPolicy", "automated"); auto != nil {
+		spec, _ := app.Object.Body["spec"].(map[string]any)
+		policy, _ := spec["syncPolicy"].(map[string]any)
+		if auto, ok := policy["automated"].(map[string]any); ok {
 			enabled, set := auto["enabled"].(bool)
 			out.Automated = !set || enabled
 		}
