@@ -84,6 +84,9 @@ type Result struct {
 	// Projects are the AppProjects found, rendered and given.
 	Projects *project.Index
 	clusters []appset.Cluster
+	// notListed: scanned Applications a kustomization above them does not
+	// list (by key; the kustomization).
+	notListed map[string]string
 }
 
 // AppResult is one Application and what it rendered.
@@ -206,6 +209,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	b.dropUnlisted()
 	res.Projects, res.clusters = b.projectIndex(found), opts.Clusters
+	res.notListed = b.notListed(found)
 	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
 		res.Apps = append(res.Apps, b.apps[k])
 	}

@@ -31,16 +31,41 @@ func (s *scanned) readPatches(repo *thisRepo, p string) {
 	if err != nil {
 		return
 	}
+	type target struct {
+		Kind string `json:"kind"`
+	}
 	var k struct {
-		Patches               []struct{ Path string } `json:"patches"`
-		PatchesStrategicMerge []string                `json:"patchesStrategicMerge"`
-		PatchesJSON6902       []struct{ Path string } `json:"patchesJson6902"`
+		Resources []string `json:"resources"`
+		Patches []struct {
+			Path   string `json:"path"`
+			Patch  string `json:"patch"`
+			Target target `json:"target"`
+		} `json:"patches"`
+		PatchesStrategicMerge []string `json:"patchesStrategicMerge"`
+		PatchesJSON6902       []struct {
+			Path   string `json:"path"`
+			Target target `json:"target"`
+		} `json:"patchesJson6902"`
 	}
 	if yaml.Unmarshal(data, &k) != nil {
 		return
 	}
+	s.kustomizations[path.Dir(repo.rel(p))] = k.Resources
+	for _, e := range k.Patches {
+		if e.Target.Kind == "AppProject" || strings.Contains(e.Patch, "kind: AppProject") {
+			s.projectPatches[path.Dir(repo.rel(p))] = repo.rel(p)
+		}
+	}
+	for _, e := range k.PatchesJSON6902 {
+		if e.Target.Kind == "AppProject" {
+			s.projectPatches[path.Dir(repo.rel(p))] = repo.rel(p)
+		}
+	}
 	files := slices.Clone(k.PatchesStrategicMerge)
-	for _, e := range append(k.Patches, k.PatchesJSON6902...) {
+	for _, e := range k.Patches {
+		files = append(files, e.Path)
+	}
+	for _, e := range k.PatchesJSON6902 {
 		files = append(files, e.Path)
 	}
 	kust := repo.rel(p)

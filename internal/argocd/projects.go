@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -35,6 +36,12 @@ func (b *builder) projectIndex(found *scanned) *project.Index {
 		x.Add(p, rank)
 	}
 	for _, o := range found.projects {
+		if kust := patchedBy(o.Source.File, found.projectPatches); kust != "" {
+			// What Argo CD gets is the kustomization's output, not the file.
+			b.note(pipeline.LevelWarning, "AppProject %s (%s) is patched by %s, so Argo CD's copy differs from the file; it is not used (give the built project with --project-file)",
+				o.Name, o.Source, kust)
+			continue
+		}
 		add(o, "", project.Scanned)
 	}
 	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
@@ -80,6 +87,11 @@ func checkProjects(r *Result, opts AnalyzeOptions) *projectCheck {
 	}
 	unchecked := map[string][]string{} // reason -> Application keys
 	for _, a := range r.Apps {
+		if kust := r.notListed[a.App.Key()]; kust != "" {
+			why := "its file is not among the resources of " + kust + ", so Argo CD creates it only if something renders the file itself"
+			unchecked[why] = append(unchecked[why], a.App.Key())
+			continue
+		}
 		rep := pc.checker.Check(projectApp(a, r.clusters))
 		if rep.Unchecked != "" {
 			unchecked[rep.Unchecked] = append(unchecked[rep.Unchecked], a.App.Key())
@@ -111,7 +123,7 @@ func projectApp(a *AppResult, clusters []appset.Cluster) project.App {
 		Source: app.Source, Destination: project.Destination{Server: spec.Destination.Server, Name: spec.Destination.Name,
 			Namespace: spec.Destination.Namespace},
 		Cluster: resolveCluster(spec.Destination, clusters), CreateNamespace: spec.CreatesNamespace(),
-		ManagedNamespace: spec.SyncPolicy != nil && spec.SyncPolicy.ManagedNamespaceMetadata != nil, Rendered: a.Set != nil}
+		ManagedNamespace: spec.SyncPolicy != nil && spec.SyncPolicy.ManagedNamespaceMetadata != nil, Complete: a.Set != nil && a.Status() == "rendered"}
 	switch h := spec.SourceHydrator; {
 	case h != nil:
 		out.Repos = append(out.Repos, project.Repo{URL: h.DrySource.RepoURL, Field: "spec.sourceHydrator.drySource.repoURL"})
@@ -233,4 +245,57 @@ func CheckProjects(r *Result, now time.Time) ([]analysis.Finding, []pipeline.Not
 		notices = append(notices, pc.notices[server]...)
 	}
 	return fs, notices
+}
+
+// patchedBy returns the kustomization that patches AppProjects in file's
+// directory or above, "" for none.
+func patchedBy(file string, patches map[string]string) string {
+	for dir := path.Dir(file); ; dir = path.Dir(dir) {
+		if k, ok := patches[dir]; ok {
+			return k
+		}
+		if dir == "." || dir == "/" {
+			return ""
+		}
+	}
+}
+
+// unlistedBy returns the kustomization nearest above file that does not
+// list it (nor a directory holding it) among its resources: the file is
+// not in that kustomization's output, and Argo CD creates what it declares
+// only if something renders the file itself. "" when listed or none.
+func unlistedBy(file string, kustomizations map[string][]string) string {
+	for dir := path.Dir(file); ; dir = path.Dir(dir) {
+		if resources, ok := kustomizations[dir]; ok {
+			rel := strings.TrimPrefix(file, dir+"/")
+			if dir == "." {
+				rel = file
+			}
+			for _, r := range resources {
+				r = strings.TrimSuffix(strings.TrimPrefix(path.Clean(r), "./"), "/")
+				if r == rel || strings.HasPrefix(rel, r+"/") {
+					return ""
+				}
+			}
+			return path.Join(dir, "kustomization.yaml")
+		}
+		if dir == "." || dir == "/" {
+			return ""
+		}
+	}
+}
+
+// notListed finds the scanned Applications that no parent rendered and
+// that a kustomization above them leaves out (unlistedBy).
+func (b *builder) notListed(found *scanned) map[string]string {
+	out := map[string]string{}
+	for key, r := range b.apps {
+		if r.App == nil || r.App.Origin != "" {
+			continue
+		}
+		if kust := unlistedBy(r.App.Source.File, found.kustomizations); kust != "" {
+			out[key] = kust
+		}
+	}
+	return out
 }

@@ -29,6 +29,12 @@ type scanned struct {
 	// patches maps the files kustomization files use as patches
 	// (repository-relative) to the kustomization naming them.
 	patches map[string]string
+	// projectPatches maps the directories of kustomizations that patch
+	// AppProjects (repository-relative) to the kustomization.
+	projectPatches map[string]string
+	// kustomizations maps the directories of kustomization files to their
+	// resources.
+	kustomizations map[string][]string
 }
 
 // scan reads the Applications and ApplicationSets of the roots: a file is
@@ -36,7 +42,7 @@ type scanned struct {
 // directories, Helm chart templates (their Applications only exist once
 // the chart is rendered) and files that are not Kubernetes manifests.
 func scan(repo *thisRepo, roots []string) (*scanned, error) {
-	s := &scanned{patches: map[string]string{}}
+	s := &scanned{patches: map[string]string{}, projectPatches: map[string]string{}, kustomizations: map[string][]string{}}
 	for _, root := range roots {
 		abs, err := filepath.Abs(root)
 		if err != nil {

@@ -34,9 +34,10 @@ type App struct {
 	// ManagedNamespace that managedNamespaceMetadata is set too.
 	CreateNamespace  bool
 	ManagedNamespace bool
-	// Objects is what it renders; Rendered is false when it did not render.
+	// Objects is what it renders; Complete is true when every source
+	// rendered (none skipped), so that Objects is all it applies.
 	Objects  []*manifest.Object
-	Rendered bool
+	Complete bool
 }
 
 // Repo is one repoURL of an Application.
@@ -74,6 +75,10 @@ func (c *Checker) Check(app App) Report {
 		r.Unchecked = fmt.Sprintf("its AppProject %s is neither in the repository nor given with --project-file", cmp.Or(app.Project, DefaultName))
 		return r
 	}
+	if what := templated(app); what != "" {
+		r.Unchecked = "its spec holds unexpanded placeholders (" + what + "): it is a template, not what Argo CD gets"
+		return r
+	}
 	if c.checkApp(&r, app, p) {
 		c.checkObjects(&r, app, p)
 		c.checkWindows(&r, app, p)
@@ -100,6 +105,9 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 	}
 	ok := true
 	for _, repo := range app.Repos {
+		if repo.URL == "" {
+			continue // Argo CD refuses it before the project: a source needs a repoURL
+		}
 		if v := p.SourcePermitted(repo.URL); !v.Permitted {
 			ok = false
 			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectSourceRepo, Object: ref, Source: at(repo.Field), App: app.Key,
@@ -211,8 +219,8 @@ func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 // while it does not exist.
 func (c *Checker) checkCreatedNamespace(r *Report, app App, p *Project) {
 	ns := app.Destination.Namespace
-	if !app.CreateNamespace || ns == "" {
-		return
+	if !app.CreateNamespace || ns == "" || !app.Complete {
+		return // a source not rendered may hold the Namespace itself
 	}
 	for _, o := range app.Objects {
 		if o.Group() == "" && o.Kind == "Namespace" && o.Name == ns {
@@ -283,4 +291,22 @@ func (c *Checker) checkWindows(r *Report, app App, p *Project) {
 	r.Notices = append(r.Notices, pipeline.Notice{Level: pipeline.LevelNote, Text: fmt.Sprintf(
 		"Application %s: the sync windows of AppProject %s block its automated sync at %s: %s: %s; Argo CD syncs it once a window lets it",
 		app.Key, p.Name, c.Now.UTC().Format(time.RFC3339), v.Why, strings.Join(where, ", "))})
+}
+
+// templated names a field of app that still holds a template placeholder
+// (${VAR}, {{ .x }}): a file a script or a generator fills in.
+func templated(app App) string {
+	is := func(s string) bool { return strings.Contains(s, "${") || strings.Contains(s, "{{") }
+	for _, r := range app.Repos {
+		if is(r.URL) {
+			return r.Field + " " + r.URL
+		}
+	}
+	for field, v := range map[string]string{"spec.destination.server": app.Destination.Server, "spec.destination.name": app.Destination.Name,
+		"spec.destination.namespace": app.Destination.Namespace, "spec.project": app.Project} {
+		if is(v) {
+			return field + " " + v
+		}
+	}
+	return ""
 }
