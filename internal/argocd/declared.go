@@ -36,7 +36,7 @@ func (s *scanned) readPatches(repo *thisRepo, p string) {
 	}
 	var k struct {
 		Resources []string `json:"resources"`
-		Patches []struct {
+		Patches   []struct {
 			Path   string `json:"path"`
 			Patch  string `json:"patch"`
 			Target target `json:"target"`
