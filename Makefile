@@ -27,7 +27,7 @@ GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 CYCLONEDX          := $(TOOLS)/cyclonedx-gomod-$(CYCLONEDX_VERSION)/cyclonedx-gomod
 IMAGE_DIR          ?= $(BIN)/image
 
-.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-release lint bench clean \
+.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-release e2e-cluster e2e-tools lint bench clean \
 	image image-release release release-check release-snapshot schema sdk-sum tidy tools
 
 all: build
@@ -97,6 +97,28 @@ test-release: release-check release-snapshot
 	cd release && RELEASE_DIST=$(CURDIR)/dist IMAGE_LAYOUT=$(CURDIR)/$(IMAGE_DIR)/oci \
 		$(GO) test -count=1 -timeout 90m ./e2e/...
 
+# e2e-cluster: routeguard end to end on a local control plane built from the
+# projects' own Go modules (e2e/tools: kube-apiserver 1.37 + etcd, Argo CD
+# v3.5's multi-call binary, Flux's source- and kustomize-controller) and run
+# as processes on 127.0.0.1: Argo CD syncs the example repository through
+# routeguard's sidecar, Flux reconciles examples/flux, and routeguard's
+# admission checks are measured against the real API server (README, "End to
+# end"). The binaries are cached by a hash of their module (e2e/tools/build.sh);
+# a warm run builds nothing. One scenario: make e2e-cluster E2E_RUN=TestFlux
+E2E_RUN ?= .
+e2e-cluster: build e2e-tools
+	cd e2e && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard \
+		ROUTEGUARD_E2E_KUBE_BIN=$$(tools/build.sh kube) \
+		ROUTEGUARD_E2E_ARGOCD_BIN=$$(tools/build.sh argocd) \
+		ROUTEGUARD_E2E_FLUX_BIN=$$(tools/build.sh flux) \
+		$(GO) test -count=1 -timeout 60m -v -run '$(E2E_RUN)' ./...
+
+# e2e-tools: build (or find in the cache) the control plane's binaries.
+e2e-tools:
+	e2e/tools/build.sh kube
+	e2e/tools/build.sh argocd
+	e2e/tools/build.sh flux
+
 # image: the Argo CD sidecar image (linux/amd64 + linux/arm64), built without
 # a container engine on a base assembled from pinned inputs (no registry
 # needed), as an OCI layout and an oci-archive tar. Releases build it on
@@ -154,6 +176,7 @@ tidy:
 	cd plugins/sdk && $(GO) mod tidy
 	cd release && $(GO) mod tidy
 	cd compat/argocd && $(GO) mod tidy
+	cd e2e && $(GO) mod tidy
 	$(MAKE) sdk-sum
 
 # sdk-sum: the go.sum lines of the SDK computed from plugins/sdk as it is
@@ -171,6 +194,7 @@ lint:
 	cd plugins/sdk && $(GO) vet ./...
 	cd compat/argocd && $(GO) vet ./...
 	cd release && $(GO) vet ./...
+	cd e2e && $(GO) vet ./...
 
 bench: build
 	./scripts/bench.sh

@@ -122,7 +122,7 @@ func StartKubeOnly() (*Bed, error) {
 	bed.mu.Lock()
 	defer bed.mu.Unlock()
 	return bed, bed.ensure("kube-apiserver", func() bool { return bed.kube != nil }, func() error {
-		k, err := StartKube(context.Background(), bed.Procs)
+		k, err := StartKube(context.Background(), bed.Procs, "")
 		bed.kube = k
 		return err
 	})
@@ -181,7 +181,7 @@ func (b *Bed) Kube(t testing.TB) *Kube {
 func (b *Bed) kubeLocked(t testing.TB) {
 	t.Helper()
 	b.start(t, "kube-apiserver", func() bool { return b.kube != nil }, func() error {
-		k, err := StartKube(context.Background(), b.Procs)
+		k, err := StartKube(context.Background(), b.Procs, "")
 		if err != nil {
 			return err
 		}
@@ -254,4 +254,19 @@ func (b *Bed) Gateways(t testing.TB) *StandInController {
 		b.gw = StartStandInController(b.kube)
 	}
 	return b.gw
+}
+
+// FreshKube starts another etcd and kube-apiserver (names prefixed with
+// name+"-"), with routeguard's bundled CRDs of channel, for a test that
+// needs an API server no other test has written to. It stops with the bed.
+func (b *Bed) FreshKube(t testing.TB, name, channel string) *Kube {
+	t.Helper()
+	k, err := StartKube(context.Background(), b.Procs, name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := InstallBundledCRDs(context.Background(), k, b.RepoRoot, channel); err != nil {
+		t.Fatal(err)
+	}
+	return k
 }

@@ -108,6 +108,39 @@ func (c *StandInController) reconcile(ctx context.Context) {
 	for i := range gws.Items {
 		c.reconcileGateway(ctx, &gws.Items[i], attached)
 	}
+	c.reconcileDeployments(ctx)
+}
+
+var deploymentGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+
+// reconcileDeployments is a STAND-IN for kube-controller-manager and the
+// kubelet (no container can run here): it reports every Deployment rolled
+// out, as they would once its pods are ready, so health checks that wait for
+// workloads (Flux's wait, Argo CD's Deployment health) can complete.
+func (c *StandInController) reconcileDeployments(ctx context.Context) {
+	deps, err := c.kube.Dynamic.Resource(deploymentGVR).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	for i := range deps.Items {
+		d := &deps.Items[i]
+		replicas, found, _ := unstructured.NestedInt64(d.Object, "spec", "replicas")
+		if !found {
+			replicas = 1
+		}
+		gen := d.GetGeneration()
+		status := map[string]any{
+			"observedGeneration": gen,
+			"replicas":           replicas, "updatedReplicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas,
+			"conditions": []any{
+				map[string]any{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "stand-in: pods ready",
+					"lastTransitionTime": "2026-01-01T00:00:00Z", "lastUpdateTime": "2026-01-01T00:00:00Z"},
+				map[string]any{"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable", "message": "stand-in: rolled out",
+					"lastTransitionTime": "2026-01-01T00:00:00Z", "lastUpdateTime": "2026-01-01T00:00:00Z"},
+			},
+		}
+		c.writeStatus(ctx, deploymentGVR, d, status)
+	}
 }
 
 func condition(typ, status, reason, message string, gen int64) map[string]any {

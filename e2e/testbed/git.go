@@ -160,3 +160,22 @@ func CopyTree(src, dst string, oldnew ...string) error {
 		return nil
 	})
 }
+
+// Restore puts the working copy's file rel back as the checkout (repoRoot)
+// has it, with the example URL replaced as the copy has it; it removes the
+// file when the checkout has none.
+func (r *Repo) Restore(repoRoot, rel string) error {
+	p := filepath.Join(r.Work, filepath.FromSlash(rel))
+	b, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(rel)))
+	if os.IsNotExist(err) {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	url := strings.TrimSuffix(r.URL, "/shop-gitops.git") + "/shop-gitops.git"
+	return os.WriteFile(p, []byte(strings.ReplaceAll(string(b), ExampleURL, url)), 0o600)
+}

@@ -46,8 +46,10 @@ type Kube struct {
 // FieldManager is the field manager of what the test bed applies itself.
 const FieldManager = "routeguard-e2e"
 
-// StartKube starts etcd and kube-apiserver and waits until /readyz says ready.
-func StartKube(ctx context.Context, procs *Procs) (*Kube, error) {
+// StartKube starts etcd and kube-apiserver (their process names prefixed
+// with prefix, so one test bed can run two) and waits until /readyz says
+// ready.
+func StartKube(ctx context.Context, procs *Procs, prefix string) (*Kube, error) {
 	kubeBin, err := Tool("kube", "kube-apiserver")
 	if err != nil {
 		return nil, err
@@ -56,7 +58,7 @@ func StartKube(ctx context.Context, procs *Procs) (*Kube, error) {
 	if err != nil {
 		return nil, err
 	}
-	pkiDir := filepath.Join(procs.Root, "pki")
+	pkiDir := filepath.Join(procs.Root, prefix+"pki")
 	if err := os.MkdirAll(pkiDir, 0o700); err != nil {
 		return nil, err
 	}
@@ -70,10 +72,10 @@ func StartKube(ctx context.Context, procs *Procs) (*Kube, error) {
 	}
 	etcdURL := "http://127.0.0.1:" + strconv.Itoa(ports[0])
 	etcd, err := procs.Start(StartOptions{
-		Name: "etcd",
+		Name: prefix + "etcd",
 		Path: etcdBin,
 		Args: []string{
-			"--data-dir", filepath.Join(procs.Root, "etcd", "data"),
+			"--data-dir", filepath.Join(procs.Root, prefix+"etcd", "data"),
 			"--listen-client-url", etcdURL,
 			"--listen-peer-url", "http://127.0.0.1:" + strconv.Itoa(ports[1]),
 		},
@@ -88,7 +90,7 @@ func StartKube(ctx context.Context, procs *Procs) (*Kube, error) {
 	}
 	url := "https://127.0.0.1:" + strconv.Itoa(ports[2])
 	api, err := procs.Start(StartOptions{
-		Name: "kube-apiserver",
+		Name: prefix + "kube-apiserver",
 		Path: kubeBin,
 		Args: []string{
 			"--etcd-servers=" + etcdURL,
@@ -106,7 +108,7 @@ func StartKube(ctx context.Context, procs *Procs) (*Kube, error) {
 			// No kubelet, no Endpoints: nothing routes to this range.
 			"--service-cluster-ip-range=10.96.0.0/16",
 			"--endpoint-reconciler-type=none",
-			"--cert-dir=" + filepath.Join(procs.Root, "kube-apiserver", "certs"),
+			"--cert-dir=" + filepath.Join(procs.Root, prefix+"kube-apiserver", "certs"),
 			"--profiling=false",
 		},
 	})

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# build.sh TOOL: builds the binaries of the e2e tool module e2e/tools/TOOL
+# build.sh [--check] TOOL: builds the binaries of the e2e tool module e2e/tools/TOOL
 # (listed in its `binaries` file: name and package per line) into a cache
 # directory keyed by everything that goes into them: the module's go.mod,
 # go.sum, its Go files and `binaries`, the Go version and the build
 # environment. A warm run rebuilds nothing and prints the directory.
 #
 # The cache lives beside the Go build cache (ROUTEGUARD_E2E_CACHE overrides
-# it), so a fresh clone on the same machine (CI) finds it too.
+# it), so a fresh clone on the same machine (CI) finds it too. With --check
+# it builds nothing and exits 0 when the binaries are cached, 1 when not.
 set -euo pipefail
-tool=${1:?usage: build.sh TOOL}
+check=false
+if [ "${1:-}" = --check ]; then
+	check=true
+	shift
+fi
+tool=${1:?usage: build.sh [--check] TOOL}
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$here/$tool
 [ -f "$dir/binaries" ] || { echo "build.sh: $dir/binaries not found" >&2; exit 2; }
@@ -26,6 +32,9 @@ out=$root/$tool-$key
 if [ -f "$out/.complete" ]; then
 	echo "$out"
 	exit 0
+fi
+if $check; then
+	exit 1
 fi
 mkdir -p "$root"
 tmp=$(mktemp -d "$root/.$tool-XXXXXX")
