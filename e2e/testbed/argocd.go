@@ -1,10 +1,10 @@
 package testbed
 
 import (
-	"io"
-	"net/http"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"

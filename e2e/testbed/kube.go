@@ -2,13 +2,13 @@ package testbed
 
 import (
 	"bytes"
-	"io"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"net/http"
 	"os"
 	"path/filepath"
