@@ -39,6 +39,11 @@ type Argo struct {
 // ApplicationGVK is Argo CD's Application.
 var ApplicationGVK = schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "Application"}
 
+// ArgoRenderTools puts helm and kustomize (e2e/tools/argocd-tools, the
+// versions Argo CD v3.5.7 ships) on the repo-server's PATH, for apps Argo CD
+// renders with its own tools. Set before the first test starts Argo CD.
+var ArgoRenderTools bool
+
 // ArgoOptions says how Argo CD is configured.
 type ArgoOptions struct {
 	// PluginConfigDir holds the plugin.yaml argocd-cmp-server loads
@@ -123,6 +128,14 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 	}); err != nil {
 		return nil, err
 	}
+	repoPath := os.Getenv("PATH")
+	if ArgoRenderTools {
+		d, err := ToolDir("argocd-tools")
+		if err != nil {
+			return nil, err
+		}
+		repoPath = d + ":" + repoPath
+	}
 	if a.RepoServer, err = b.Procs.Start(StartOptions{
 		Name: "argocd-repo-server", Path: bin, Argv0: "argocd-repo-server",
 		Args: []string{
@@ -130,7 +143,7 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 			"--metrics-address", "127.0.0.1", "--metrics-port", strconv.Itoa(ports[1]),
 			"--redis", a.redis.Addr(), "--disable-tls", "--loglevel", "info",
 		},
-		Env: append(common, dataDirs("argocd-repo-server")...),
+		Env: append(append([]string{"PATH=" + repoPath}, common...), dataDirs("argocd-repo-server")...),
 	}); err != nil {
 		return nil, err
 	}
@@ -199,9 +212,18 @@ func (b *Bed) installArgoConfig(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	notif, err := b.routeguardData("notifications", "bundle", "--for", "argocd")
+	bundle, err := b.routeguardData("notifications", "bundle", "--for", "argocd")
 	if err != nil {
 		return err
+	}
+	// As installed: routeguard's bundle (a strategic-merge patch of the
+	// ConfigMap's data) over Argo CD's notifications catalog.
+	notif, err := configMapData(filepath.Join(argoDir, "notifications_catalog", "install.yaml"))
+	if err != nil {
+		return err
+	}
+	for k, v := range bundle {
+		notif[k] = v
 	}
 	notif["service.slack"] = "token: $slack-token\napiURL: " + b.sink.URL + "/api/\n"
 	notif["context"] = "argocdUrl: https://argocd.e2e.invalid\n"
@@ -223,6 +245,24 @@ func (b *Bed) installArgoConfig(ctx context.Context) error {
 		}}),
 	}
 	return b.kube.Apply(ctx, objs...)
+}
+
+// configMapData reads the data of the ConfigMap in a file.
+func configMapData(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cm struct {
+		Data map[string]string `json:"data"`
+	}
+	if err := yaml.Unmarshal(b, &cm); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if cm.Data == nil {
+		return nil, fmt.Errorf("%s: no ConfigMap data", path)
+	}
+	return cm.Data, nil
 }
 
 // routeguardData runs a routeguard bundle command and returns the data of
