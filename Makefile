@@ -27,7 +27,7 @@ GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 CYCLONEDX          := $(TOOLS)/cyclonedx-gomod-$(CYCLONEDX_VERSION)/cyclonedx-gomod
 IMAGE_DIR          ?= $(BIN)/image
 
-.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-release e2e-cluster e2e-tools lint bench clean \
+.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-release e2e-cluster e2e-bench e2e-tools lint bench clean \
 	image image-release release release-check release-snapshot schema sdk-sum tidy tools
 
 all: build
@@ -114,6 +114,15 @@ e2e-cluster: build e2e-tools
 		ROUTEGUARD_E2E_ARGOCD_BIN=$$(tools/build.sh argocd) \
 		ROUTEGUARD_E2E_FLUX_BIN=$$(tools/build.sh flux) \
 		$(GO) test -count=1 -timeout 60m -v -tags '$(E2E_TAGS)' -run '$(E2E_RUN)' ./...
+
+# e2e-bench: the application controller's reconciliation of one app with and
+# without routeguard's sidecar, from Argo CD's own metrics (BENCHMARKS.md).
+e2e-bench: build e2e-tools
+	cd e2e && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard \
+		ROUTEGUARD_E2E_KUBE_BIN=$$(tools/build.sh kube) \
+		ROUTEGUARD_E2E_ARGOCD_BIN=$$(tools/build.sh argocd) \
+		ROUTEGUARD_E2E_FLUX_BIN=$$(tools/build.sh flux) \
+		$(GO) test -count=1 -timeout 30m -run '^$$' -bench AppReconcile -benchtime 10x ./...
 
 # e2e-tools: build (or find in the cache) the control plane's binaries.
 e2e-tools:
