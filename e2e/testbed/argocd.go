@@ -128,7 +128,24 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 	}); err != nil {
 		return nil, err
 	}
-	repoPath := os.Getenv("PATH")
+	// The repo-server runs Argo CD's git-verify-wrapper.sh on every
+	// revision (its image ships it in /usr/local/bin).
+	argoDir, err := ModuleDir("argocd", "github.com/argoproj/argo-cd/v3")
+	if err != nil {
+		return nil, err
+	}
+	script, err := os.ReadFile(filepath.Join(argoDir, "hack", "git-verify-wrapper.sh"))
+	if err != nil {
+		return nil, err
+	}
+	argoBin := filepath.Join(b.Procs.Root, "argocd-bin")
+	if err := os.MkdirAll(argoBin, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(argoBin, "git-verify-wrapper.sh"), script, 0o700); err != nil {
+		return nil, err
+	}
+	repoPath := argoBin + ":" + os.Getenv("PATH")
 	if ArgoRenderTools {
 		d, err := ToolDir("argocd-tools")
 		if err != nil {
@@ -141,7 +158,7 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 		Args: []string{
 			"--address", "127.0.0.1", "--port", strconv.Itoa(ports[0]),
 			"--metrics-address", "127.0.0.1", "--metrics-port", strconv.Itoa(ports[1]),
-			"--redis", a.redis.Addr(), "--disable-tls", "--loglevel", "info",
+			"--redis", a.redis.Addr(), "--disable-tls", "--client-ca-path", "", "--loglevel", "info",
 		},
 		Env: append(append([]string{"PATH=" + repoPath}, common...), dataDirs("argocd-repo-server")...),
 	}); err != nil {
@@ -177,6 +194,8 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 		return nil, err
 	}
 	// The controller listens on its metrics port once it runs.
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
 	err = waitFor(ctx, 250*time.Millisecond, "argocd-application-controller metrics", func() (bool, error) {
 		for _, p := range []*Proc{a.CMPServer, a.RepoServer, a.Controller, a.Notifier} {
 			if done, err := p.Exited(); done {
@@ -243,6 +262,10 @@ func (b *Bed) installArgoConfig(ctx context.Context) error {
 			"destinations":             []any{map[string]any{"server": "*", "namespace": "*"}},
 			"clusterResourceWhitelist": []any{map[string]any{"group": "*", "kind": "*"}},
 		}}),
+	}
+	// Argo CD's settings informers only see objects with this label.
+	for _, o := range objs[1:] {
+		o.SetLabels(map[string]string{"app.kubernetes.io/part-of": "argocd"})
 	}
 	return b.kube.Apply(ctx, objs...)
 }

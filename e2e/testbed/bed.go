@@ -66,14 +66,9 @@ func teardown() {
 	if b == nil {
 		return
 	}
-	b.mu.Lock()
-	if b.gw != nil {
-		b.gw.Close()
-	}
-	if b.argo != nil && b.argo.redis != nil {
-		b.argo.redis.Close()
-	}
-	b.mu.Unlock()
+	// Processes first, without b.mu: a test may hold it while it waits for
+	// a component to start (Ctrl-C then), and the processes are what must
+	// not outlive the run.
 	keep := os.Getenv("ROUTEGUARD_E2E_KEEP") == "1"
 	if err := b.Procs.Stop(15*time.Second, keep); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: teardown: %v\n", err)
@@ -81,14 +76,24 @@ func teardown() {
 	if keep {
 		fmt.Fprintf(os.Stderr, "e2e: test bed kept in %s\n", b.Procs.Root)
 	}
-	b.mu.Lock()
+	// The in-process servers end with this process anyway; close them when
+	// no start is under way.
+	if !b.mu.TryLock() {
+		return
+	}
+	defer b.mu.Unlock()
+	if b.gw != nil {
+		b.gw.Close()
+	}
+	if b.argo != nil && b.argo.redis != nil {
+		b.argo.redis.Close()
+	}
 	if b.git != nil {
 		b.git.Close()
 	}
 	if b.sink != nil {
 		b.sink.Close()
 	}
-	b.mu.Unlock()
 }
 
 // Get returns the shared test bed, making its directory on first use.

@@ -109,6 +109,8 @@ func (b *Bed) startFlux(ctx context.Context) (*Flux, error) {
 		return nil, err
 	}
 	// Ready when both answer their health probes.
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
 	err = waitFor(ctx, 250*time.Millisecond, "flux controllers /readyz", func() (bool, error) {
 		for _, p := range []*Proc{f.Source, f.Kustomize} {
 			if done, err := p.Exited(); done {

@@ -149,10 +149,11 @@ func (pr *Proc) Tail(n int64) string {
 	return string(b)
 }
 
-// Stop stops every process, newest first (controllers before the API server
-// before etcd): SIGTERM to its process group, SIGKILL after grace. Then it
-// removes Root, unless keep is set (ROUTEGUARD_E2E_KEEP, to read the logs).
-// Safe to call more than once and from a signal handler's goroutine.
+// Stop stops every process: SIGTERM to each process group (newest first:
+// controllers before the API server before etcd), then SIGKILL to those
+// still running after grace. Then it removes Root, unless keep is set
+// (ROUTEGUARD_E2E_KEEP, to read the logs). Safe to call more than once and
+// from a signal handler's goroutine.
 func (p *Procs) Stop(grace time.Duration, keep bool) error {
 	p.mu.Lock()
 	if p.stopped {
@@ -162,9 +163,19 @@ func (p *Procs) Stop(grace time.Duration, keep bool) error {
 	p.stopped = true
 	procs := append([]*Proc(nil), p.procs...)
 	p.mu.Unlock()
+	for i := len(procs) - 1; i >= 0; i-- {
+		_ = syscall.Kill(-procs[i].Cmd.Process.Pid, syscall.SIGTERM)
+	}
+	deadline := time.After(grace)
 	var errs []error
 	for i := len(procs) - 1; i >= 0; i-- {
-		if err := procs[i].stop(grace); err != nil {
+		pr := procs[i]
+		select {
+		case <-pr.done:
+		case <-deadline:
+			deadline = closedChan // the grace is spent: kill the rest at once
+		}
+		if err := pr.kill(); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -176,22 +187,18 @@ func (p *Procs) Stop(grace time.Duration, keep bool) error {
 	return errors.Join(errs...)
 }
 
-func (pr *Proc) stop(grace time.Duration) error {
+var closedChan = func() chan time.Time { c := make(chan time.Time); close(c); return c }()
+
+// kill ends what is left of the process's group and waits for the process.
+func (pr *Proc) kill() error {
 	pid := pr.Cmd.Process.Pid
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	select {
 	case <-pr.done:
-	case <-time.After(grace):
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		select {
-		case <-pr.done:
-		case <-time.After(10 * time.Second):
-			return fmt.Errorf("%s (pid %d) did not stop after SIGKILL", pr.Name, pid)
-		}
+		return nil
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("%s (pid %d) did not stop after SIGKILL", pr.Name, pid)
 	}
-	// What the process started in its group and left behind.
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	return nil
 }
 
 // Alive reports whether a process with this PID exists (and is not a zombie).

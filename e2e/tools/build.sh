@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # build.sh [--check] TOOL: builds the binaries of the e2e tool module e2e/tools/TOOL
-# (listed in its `binaries` file: name and package per line) into a cache
+# (listed in its `binaries` file: name, package and optional extra -ldflags
+# per line) into a cache
 # directory keyed by everything that goes into them: the module's go.mod,
 # go.sum, its Go files and `binaries`, the Go version and the build
 # environment. A warm run rebuilds nothing and prints the directory.
@@ -40,11 +41,11 @@ mkdir -p "$root"
 tmp=$(mktemp -d "$root/.$tool-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
-while read -r name pkg; do
+grep -v "^#" "$dir/binaries" | while read -r name pkg ldflags; do
 	[ -n "$name" ] || continue
 	echo "build.sh: building $tool/$name ($pkg)" >&2
-	(cd "$dir" && go build -ldflags='-s -w' -o "$tmp/$name" "$pkg")
-done <"$dir/binaries"
+	(cd "$dir" && go build -ldflags="-s -w $ldflags" -o "$tmp/$name" "$pkg")
+done
 touch "$tmp/.complete"
 rm -rf "$out"
 mv "$tmp" "$out"
