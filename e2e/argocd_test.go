@@ -69,7 +69,9 @@ func waitSynced(t *testing.T, kube *testbed.Kube, name, rev string) {
 // the API server; routeguard's Lua health says Progressing while no
 // controller has written status, Healthy once the stand-in has, Degraded
 // when a route is not accepted; the degraded notification reaches the sink
-// once for the revision.
+// once, and not again while the route stays degraded (routeguard's
+// on-route-degraded fires on each transition into Degraded, by design:
+// notifications/argocd/triggers/on-route-degraded.yaml).
 func TestArgoGoodRevision(t *testing.T) {
 	b, kube := argoWithExamples(t)
 	ctx := context.Background()
@@ -80,6 +82,11 @@ func TestArgoGoodRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitSynced(t, kube, gatewaysApp, rev)
+	// The Services the routes point at come from two other apps; a real
+	// controller reports ResolvedRefs=False until they exist, so the
+	// stand-in starts once they are synced.
+	waitSynced(t, kube, "frontend-prod", rev)
+	waitSynced(t, kube, "backend-prod", rev)
 
 	routes := []struct {
 		gvk             schema.GroupVersionKind
@@ -147,7 +154,7 @@ func TestArgoGoodRevision(t *testing.T) {
 		return n > 0, describeSink(sink)
 	})
 	// It stays Degraded for several more reconciliations of the app and of
-	// the notifications controller: still one message for the revision.
+	// the notifications controller: still one message.
 	reconciledAt := str(app(t, kube, gatewaysApp), "status", "reconciledAt")
 	seen := 0
 	eventually(t, "three more reconciliations while Degraded", func() (bool, string) {
@@ -159,7 +166,7 @@ func TestArgoGoodRevision(t *testing.T) {
 		return seen >= 3, "reconciledAt " + now
 	})
 	if got := sink.Matching("Route degraded", gatewaysApp); len(got) != 1 {
-		t.Errorf("%d degraded notifications for one revision, want 1:\n%s", len(got), describeSink(sink))
+		t.Errorf("%d degraded notifications for one degradation, want 1:\n%s", len(got), describeSink(sink))
 	} else {
 		if !strings.Contains(got[0].Attachments+got[0].Text, "HTTPRoute "+shopNS+"/frontend") {
 			t.Errorf("degraded notification does not name HTTPRoute %s/frontend:\n%s", shopNS, got[0].Text+got[0].Attachments)
@@ -230,7 +237,8 @@ func TestArgoBrokenRevision(t *testing.T) {
 	if err := repo.WriteFile(gatewaysPath+"/httproute-checkout.yaml", checkoutRoute); err != nil {
 		t.Fatal(err)
 	}
-	_, report, code := routeguardRun(t, b, repo.Work, "analyze", gatewaysPath)
+	defer restore(t, b, kube, gatewaysPath+"/httproute-checkout.yaml")
+	report, _, code := routeguardRun(t, b, repo.Work, "analyze", gatewaysPath)
 	if code != 1 || !strings.Contains(report, "checkout-typo") {
 		t.Fatalf("routeguard analyze of the broken revision: exit %d, want 1 with a finding on checkout-typo:\n%s", code, report)
 	}
@@ -238,7 +246,6 @@ func TestArgoBrokenRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer restore(t, b, kube, gatewaysPath+"/httproute-checkout.yaml")
 
 	eventually(t, gatewaysApp+" ComparisonError with routeguard's report for "+short(broken), func() (bool, string) {
 		a := app(t, kube, gatewaysApp)
@@ -338,6 +345,7 @@ func TestArgoRejectedRevision(t *testing.T) {
 	if err := repo.WriteFile(gatewaysPath+"/httproute-promo.yaml", promoRoute); err != nil {
 		t.Fatal(err)
 	}
+	defer restore(t, b, kube, appFile, gatewaysPath+"/httproute-promo.yaml")
 	// routeguard's verdict on the revision.
 	out, _, _ := routeguardRun(t, b, repo.Work, "analyze", "-o", "json", "--fail-on", "never", gatewaysPath)
 	var rgMsg string
@@ -354,7 +362,6 @@ func TestArgoRejectedRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer restore(t, b, kube, appFile, gatewaysPath+"/httproute-promo.yaml")
 
 	var syncMsg string
 	eventually(t, gatewaysApp+" sync Failed at "+short(rejected), func() (bool, string) {

@@ -159,6 +159,8 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 			"--address", "127.0.0.1", "--port", strconv.Itoa(ports[0]),
 			"--metrics-address", "127.0.0.1", "--metrics-port", strconv.Itoa(ports[1]),
 			"--redis", a.redis.Addr(), "--disable-tls", "--client-ca-path", "", "--loglevel", "info",
+			// A new commit is seen within seconds (no Git webhook here).
+			"--revision-cache-expiration", "5s",
 		},
 		Env: append(append([]string{"PATH=" + repoPath}, common...), dataDirs("argocd-repo-server")...),
 	}); err != nil {
