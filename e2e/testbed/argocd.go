@@ -85,6 +85,15 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 	if err := a.redis.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("miniredis: %w", err)
 	}
+	// miniredis keeps time only when told: without this no key expires, and
+	// the repo-server's cached `git ls-remote` of a branch never would. (It
+	// runs as long as the test process; FastForward on a closed server only
+	// touches its memory.)
+	go func(m *miniredis.Miniredis) {
+		for range time.Tick(time.Second) {
+			m.FastForward(time.Second)
+		}
+	}(a.redis)
 	ports, err := freePorts(5)
 	if err != nil {
 		return nil, err
