@@ -20,7 +20,8 @@ import (
 // Scenario 5: Flux. source-controller clones the example repository from
 // the loopback Git server; kustomize-controller reconciles the Kustomization
 // tree of examples/flux/clusters/prod (its root Kustomization flux-system
-// applied as `flux bootstrap` would). Then:
+// applied as `flux bootstrap` would), on an API server of their own (Argo
+// CD syncs the same repository in the other one). Then:
 //   - what each Kustomization applied (its inventory, and each object's
 //     fields) equals what `routeguard flux build --name` says it applies,
 //     server-set fields aside;
@@ -38,10 +39,10 @@ var fluxKustomizations = []string{"flux-system", "frontend", "status-page", "rev
 
 func TestFluxReconcilesWhatRouteguardBuilds(t *testing.T) {
 	b := testbed.Get(t)
-	b.Flux(t)
-	kube := b.Kube(t)
+	f := b.Flux(t)
+	kube := f.Kube
 	repo := b.Repo(t)
-	gw := b.Gateways(t)
+	gw := f.Gateways
 	gw.Enable()
 	ctx := context.Background()
 
@@ -82,7 +83,11 @@ func TestFluxReconcilesWhatRouteguardBuilds(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	if err := b.ApplyFile(ctx, fluxCluster+"/flux-system/gitrepository.yaml"); err != nil {
+	gitRepo, err := repo.ReadFile(fluxCluster + "/flux-system/gitrepository.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kube.ApplyYAML(ctx, []byte(gitRepo)); err != nil {
 		t.Fatal(err)
 	}
 	root := &unstructured.Unstructured{Object: map[string]any{

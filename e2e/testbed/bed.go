@@ -85,6 +85,9 @@ func teardown() {
 	if b.gw != nil {
 		b.gw.Close()
 	}
+	if b.flux != nil && b.flux.Gateways != nil {
+		b.flux.Gateways.Close()
+	}
 	if b.argo != nil && b.argo.redis != nil {
 		b.argo.redis.Close()
 	}

@@ -17,10 +17,17 @@ import (
 // own modules by e2e/tools/flux) running as processes against the API
 // server, in namespace flux-system. helm-controller and
 // notification-controller are not run: the module proxy serves neither.
+//
+// Flux has an API server of its own (etcd and kube-apiserver prefixed
+// flux-), with its own stand-in gateway controller: the example repository
+// is synced by Argo CD too, and two reconcilers owning the same objects in
+// one cluster would undo each other's work.
 type Flux struct {
 	Namespace string
 	Source    *Proc
 	Kustomize *Proc
+	Kube      *Kube
+	Gateways  *StandInController
 }
 
 var (
@@ -35,17 +42,28 @@ func (b *Bed) Flux(t testing.TB) *Flux {
 	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.kubeLocked(t)
 	b.repoLocked(t)
 	b.start(t, "flux", func() bool { return b.flux != nil }, func() error {
-		f, err := b.startFlux(context.Background())
+		k, err := StartKube(context.Background(), b.Procs, "flux-")
+		if err != nil {
+			return err
+		}
+		if err := InstallBundledCRDs(context.Background(), k, b.RepoRoot, "experimental"); err != nil {
+			return err
+		}
+		f, err := b.startFlux(context.Background(), k)
+		if err != nil {
+			return err
+		}
+		f.Kube = k
+		f.Gateways = StartStandInController(k)
 		b.flux = f
-		return err
+		return nil
 	})
 	return b.flux
 }
 
-func (b *Bed) startFlux(ctx context.Context) (*Flux, error) {
+func (b *Bed) startFlux(ctx context.Context, kube *Kube) (*Flux, error) {
 	srcBin, err := Tool("flux", "source-controller")
 	if err != nil {
 		return nil, err
@@ -67,17 +85,17 @@ func (b *Bed) startFlux(ctx context.Context) (*Flux, error) {
 		crds = append(crds, c...)
 	}
 	crds = append(crds, helmReleaseCRD())
-	if err := InstallCRDs(ctx, b.kube, crds); err != nil {
+	if err := InstallCRDs(ctx, kube, crds); err != nil {
 		return nil, err
 	}
-	if err := b.kube.Apply(ctx, object("v1", "Namespace", "", "flux-system", nil)); err != nil {
+	if err := kube.Apply(ctx, object("v1", "Namespace", "", "flux-system", nil)); err != nil {
 		return nil, err
 	}
 	ports, err := freePorts(5)
 	if err != nil {
 		return nil, err
 	}
-	env := []string{"KUBECONFIG=" + b.kube.Kubeconfig, "RUNTIME_NAMESPACE=flux-system"}
+	env := []string{"KUBECONFIG=" + kube.Kubeconfig, "RUNTIME_NAMESPACE=flux-system"}
 	storage := "127.0.0.1:" + strconv.Itoa(ports[0])
 	f := &Flux{Namespace: "flux-system"}
 	storageDir := filepath.Join(b.Procs.Root, "source-controller", "data")
