@@ -4,14 +4,18 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/routeguard/routeguard/internal/cli"
 	"github.com/routeguard/routeguard/internal/gctune"
+	"github.com/routeguard/routeguard/internal/guard"
+	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -28,23 +32,26 @@ func main() {
 	// repository content to stderr unescaped.
 	log.SetOutput(io.Discard)
 	// A private temporary directory: whatever the renderers leave behind is
-	// removed on every exit, including the guard's.
-	tmp, err := os.MkdirTemp("", "routeguard-")
-	if err == nil {
+	// removed on every way out (guard.AtExit): the command's end, a limit,
+	// a signal, a panic.
+	if tmp, err := os.MkdirTemp("", "routeguard-"); err == nil {
 		os.Setenv("TMPDIR", tmp)
-	}
-	cleanup := func() {
-		if tmp != "" {
-			os.RemoveAll(tmp)
-		}
+		guard.AtExit(func() { os.RemoveAll(tmp) })
 	}
 	env := cli.OSEnv()
 	env.Exit = func(code int) {
-		cleanup()
+		guard.RunExitHooks()
 		os.Exit(code)
 	}
+	defer func() {
+		// A panic of the command's goroutine: say so, clean up, exit 2
+		// (the runtime would exit 2 too, leaving the directory behind).
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "routeguard: internal error (please report it): %s\n%s", printable.String(fmt.Sprint(r)), debug.Stack())
+			env.Exit(cli.ExitError)
+		}
+	}()
 	code := cli.Run(ctx, os.Args[1:], env)
 	stop()
-	cleanup()
-	os.Exit(code)
+	env.Exit(code)
 }

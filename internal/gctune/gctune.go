@@ -23,8 +23,13 @@
 //     MB) for ~0-5% more time. The Istio plugin does not use it: its peak
 //     is lower, and its analysis is on the critical path (+9% wall time).
 //
+// A memory ceiling (SoftLimit, set by internal/guard from --max-memory)
+// becomes the collector's memory limit once collection runs: near the
+// ceiling the collector works harder instead of letting garbage push the
+// process over it, so that only memory that is really held stops a run.
+//
 // GOGC or GOMEMLIMIT in the environment leave the collector as the user
-// set it.
+// set it (GOGC alone still gets the ceiling as its memory limit).
 package gctune
 
 import (
@@ -42,12 +47,16 @@ const GCPercent = 70
 const SettledGCPercent = 30
 
 // state is what Apply took charge of.
-var state struct {
+var state tuneState
+
+type tuneState struct {
 	sync.Mutex
-	managed    bool // Apply set the defaults (the environment did not)
-	switched   bool // the first collection has run: proportional mode
-	percent    int  // the GOGC of proportional mode
-	settledFor int  // Settled calls not yet undone
+	managed    bool  // Apply set the defaults (the environment did not)
+	switched   bool  // the first collection has run: proportional mode
+	percent    int   // the GOGC of proportional mode
+	settledFor int   // Settled calls not yet undone
+	envLimit   bool  // GOMEMLIMIT is set: SoftLimit changes nothing
+	soft       int64 // SoftLimit's ceiling (0: none)
 }
 
 // StartLimit is the Go memory (heap and runtime) below which no collection
@@ -57,13 +66,17 @@ const StartLimit = 32 << 20
 // Apply sets the defaults unless the environment (read with lookupEnv)
 // sets GOGC or GOMEMLIMIT. Call it first in main.
 func Apply(lookupEnv func(string) (string, bool)) {
-	if _, set := lookupEnv("GOGC"); set {
-		return
-	}
+	_, gogc := lookupEnv("GOGC")
+	_, memlimit := lookupEnv("GOMEMLIMIT")
 	state.Lock()
 	defer state.Unlock()
+	state.envLimit = memlimit
+	if gogc {
+		state.switched = true // the user's collector: SoftLimit applies at once
+		return
+	}
 	state.managed, state.percent = true, GCPercent
-	if _, set := lookupEnv("GOMEMLIMIT"); set {
+	if memlimit {
 		state.switched = true
 		debug.SetGCPercent(GCPercent)
 		return
@@ -77,8 +90,32 @@ func Apply(lookupEnv func(string) (string, bool)) {
 		defer state.Unlock()
 		state.switched = true
 		debug.SetGCPercent(state.percent)
-		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetMemoryLimit(state.limit())
 	})
+}
+
+// SoftLimit makes ceiling (bytes; 0 for none) the collector's memory limit
+// from the first collection on (before it, StartLimit stays, being lower).
+// With GOMEMLIMIT in the environment, or before Apply, it changes nothing.
+func SoftLimit(ceiling int64) {
+	state.Lock()
+	defer state.Unlock()
+	if state.envLimit || state.soft == ceiling {
+		return
+	}
+	state.soft = ceiling
+	if state.switched {
+		debug.SetMemoryLimit(state.limit())
+	}
+}
+
+// limit is the memory limit of proportional mode. The caller holds
+// state's lock.
+func (s *tuneState) limit() int64 {
+	if s.soft > 0 {
+		return s.soft
+	}
+	return math.MaxInt64
 }
 
 // Settled says that the objects are all decoded and the analysis starts:

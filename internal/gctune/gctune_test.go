@@ -13,6 +13,7 @@ func restore(t *testing.T) {
 	reset := func() {
 		state.Lock()
 		state.managed, state.switched, state.percent, state.settledFor = false, false, 0, 0
+		state.envLimit, state.soft = false, 0
 		state.Unlock()
 	}
 	reset()
@@ -108,5 +109,43 @@ func TestSettled(t *testing.T) {
 	second()
 	if p := percent(); p != GCPercent {
 		t.Fatalf("all Settled undone: percent %d, want %d", p, GCPercent)
+	}
+}
+
+// TestSoftLimit: the ceiling becomes the memory limit once collection
+// runs (not before: the start limit is lower), is cleared with 0, and is
+// left alone when GOMEMLIMIT is set.
+func TestSoftLimit(t *testing.T) {
+	restore(t)
+	Apply(func(string) (string, bool) { return "", false })
+	SoftLimit(512 << 20)
+	if limit := debug.SetMemoryLimit(-1); limit != StartLimit {
+		t.Fatalf("before the first collection the memory limit is %d, want the start limit %d", limit, StartLimit)
+	}
+	waitSwitch(t)
+	if limit := debug.SetMemoryLimit(-1); limit != 512<<20 {
+		t.Fatalf("after the first collection the memory limit is %d, want the soft limit %d", limit, 512<<20)
+	}
+	SoftLimit(600 << 20)
+	if limit := debug.SetMemoryLimit(-1); limit != 600<<20 {
+		t.Fatalf("a new soft limit left the memory limit at %d", limit)
+	}
+	SoftLimit(0)
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Fatalf("soft limit cleared, memory limit %d", limit)
+	}
+
+	restore(t)
+	Apply(func(k string) (string, bool) { return "1GiB", k == "GOMEMLIMIT" })
+	SoftLimit(512 << 20)
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Fatalf("with GOMEMLIMIT set the soft limit changed the memory limit to %d", limit)
+	}
+
+	restore(t)
+	Apply(func(k string) (string, bool) { return "off", k == "GOGC" })
+	SoftLimit(512 << 20)
+	if pct, limit := percent(), debug.SetMemoryLimit(-1); pct != 100 || limit != 512<<20 {
+		t.Fatalf("with GOGC set: percent %d, limit %d; want GOGC untouched and the soft limit", pct, limit)
 	}
 }
