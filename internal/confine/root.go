@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/guard"
@@ -173,7 +174,7 @@ func (r *Root) ReadFile(p string, max int64) ([]byte, error) {
 	if int64(len(data)) > max {
 		return nil, tooBig(rel, int64(len(data)), max)
 	}
-	guard.AddInput(len(data))
+	guard.Reading(rel, len(data))
 	return data, nil
 }
 
@@ -216,6 +217,10 @@ func (r *Root) open(p string) (*os.File, string, error) {
 	if err != nil {
 		return nil, rel, r.explain(rel, err)
 	}
+	if err := r.notInGit(f, rel); err != nil {
+		f.Close()
+		return nil, rel, err
+	}
 	return f, rel, nil
 }
 
@@ -233,9 +238,9 @@ func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", rel)
 	}
-	entries, err := fs.ReadDir(r.fsys.FS(), rel)
+	entries, err := r.readDir(rel)
 	if err != nil {
-		return nil, r.explain(rel, err)
+		return nil, err
 	}
 	out := entries[:0]
 	for _, e := range entries {
@@ -244,6 +249,25 @@ func (r *Root) ReadDir(p string) ([]fs.DirEntry, error) {
 		}
 	}
 	return out, nil
+}
+
+// readDir lists the directory rel, sorted by name, refusing a directory
+// that a symlink on the way leads into .git.
+func (r *Root) readDir(rel string) ([]fs.DirEntry, error) {
+	d, err := r.fsys.Open(rel)
+	if err != nil {
+		return nil, r.explain(rel, err)
+	}
+	defer d.Close()
+	if err := r.notInGit(d, rel); err != nil {
+		return nil, err
+	}
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, r.explain(rel, err)
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }
 
 // Exists reports whether p exists inside the root (following symlinks).

@@ -43,6 +43,9 @@ func hostile(t *testing.T) (repo, secret string) {
 	link("/proc/self/environ", "app/environ.yaml")
 	link("../../outside/deep", "app/outdir")
 	link("ok.yaml", "app/relative-in.yaml")
+	link("../.git/config", "app/git-config.yaml")   // actions/checkout's token lives there
+	link("../.git", "app/gitdir")                   // a directory symlink into .git
+	link("../app/gitdir/config", "charts/git.yaml") // a chain: symlink to a path through a symlinked .git
 	if err := syscall.Mkfifo(filepath.Join(repo, "app", "fifo.yaml"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +72,9 @@ func TestRootRefusesEveryWayOut(t *testing.T) {
 		{"app/fifo.yaml", ErrNotRegular},
 		{".git/config", ErrGitDir},
 		{"app/../.git/config", ErrGitDir},
+		{"app/git-config.yaml", ErrGitDir},
+		{"app/gitdir/config", ErrGitDir},
+		{"charts/git.yaml", ErrGitDir},
 		{"../outside/secret.yaml", ErrOutside},
 		{secret, ErrOutside},
 	} {
@@ -144,6 +150,39 @@ func TestWalkFollowsOnlyInside(t *testing.T) {
 	for _, s := range seen {
 		if strings.HasPrefix(s, ".git") || strings.HasPrefix(s, "app/outdir/") {
 			t.Fatalf("walk without Follow showed %s", s)
+		}
+	}
+}
+
+// A directory reached through a symlink into .git is neither listed nor
+// walked: Helm's .Files.Glob and Kustomize see nothing of it.
+func TestRootHidesGitThroughSymlinks(t *testing.T) {
+	repo, _ := hostile(t)
+	r, err := Open(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if entries, err := r.ReadDir(filepath.Join(repo, "app/gitdir")); !errors.Is(err, ErrGitDir) {
+		t.Fatalf("listing app/gitdir (a symlink to .git): %v, %v; want ErrGitDir", entries, err)
+	}
+	if err := os.Remove(filepath.Join(repo, "charts/c/templates/in-repo-dir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../../.git", filepath.Join(repo, "charts/c/templates/in-repo-dir")); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	err = r.Walk(filepath.Join(repo, "charts"), WalkOptions{Follow: true}, func(rel string, fi fs.FileInfo) error {
+		seen = append(seen, rel)
+		return nil
+	})
+	if !errors.Is(err, ErrGitDir) {
+		t.Fatalf("walking a chart whose directory is a symlink to .git: %v (saw %v); want ErrGitDir", err, seen)
+	}
+	for _, s := range seen {
+		if strings.HasSuffix(s, "/config") {
+			t.Fatalf("the walk reached %s", s)
 		}
 	}
 }

@@ -57,9 +57,9 @@ func (r *Root) walk(start, rel string, fi fs.FileInfo, opts WalkOptions, fn Walk
 	}
 	full := path.Join(start, rel)
 	r.trace.add(opList, full)
-	entries, err := fs.ReadDir(r.fsys.FS(), full)
+	entries, err := r.readDir(full)
 	if err != nil {
-		return r.explain(full, err)
+		return err
 	}
 	for _, e := range entries {
 		if e.Name() == ".git" {
