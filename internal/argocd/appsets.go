@@ -7,6 +7,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -43,8 +44,10 @@ func (b *builder) adoptAppSet(o *manifest.Object, parent string) []*Application 
 	spec, err := decodeSpec[appset.Spec](o)
 	var apps []map[string]any
 	if err == nil {
+		end := guard.Begin("templating ApplicationSet " + key + " (" + o.Source.String() + ")")
 		apps, err = appset.Expand(spec, o.Namespace, appset.Env{Repo: b.repo, Clusters: b.opts.Clusters,
-			ClustersKnown: b.opts.ClustersKnown, NewGitFileGlobbing: b.opts.NewGitFileGlobbing})
+			ClustersKnown: b.opts.ClustersKnown, NewGitFileGlobbing: b.opts.NewGitFileGlobbing, MaxTemplateBytes: b.opts.MaxFileBytes})
+		end()
 	}
 	if err != nil {
 		var unsupported *appset.UnsupportedError

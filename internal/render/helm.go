@@ -21,7 +21,9 @@ import (
 	"helm.sh/helm/v4/pkg/strvals"
 	yaml "sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/templatelimit"
 )
 
 // TemplateDoc is one document Helm rendered, with the template it came from
@@ -62,12 +64,14 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 	if err != nil {
 		return nil, err
 	}
-	install, err := clientOnlyInstall(h.Release, h.Namespace, h.KubeVersion, h.APIVersions, h.IncludeCRDs, nil)
+	install, err := clientOnlyInstall(h.Release, h.Namespace, h.KubeVersion, h.APIVersions, h.IncludeCRDs, nil, r.maxFileBytes())
 	if err != nil {
 		return nil, err
 	}
 	install.SkipSchemaValidation = h.SkipSchemaValidation
+	end := guard.Begin("rendering the templates of Helm chart " + chartLabel(r, chartDir))
 	rel, err := install.RunWithContext(ctx, ch, vals)
+	end()
 	if err != nil {
 		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), err)
 	}
@@ -84,6 +88,9 @@ func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) 
 			continue
 		}
 		docs = append(docs, TemplateDoc{Template: hook.Path, Content: hook.Manifest})
+	}
+	if err := checkTemplateSizes(r.rel(chartDir), docs, r.maxFileBytes()); err != nil {
+		return nil, err
 	}
 	return docs, nil
 }
@@ -198,9 +205,12 @@ func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*m
 }
 
 // clientOnlyInstall is Helm's install action set up as `helm template` sets
-// it up: client-only dry run, no cluster, no release-name check.
-func clientOnlyInstall(release, namespace, kubeVersion string, apiVersions []string, includeCRDs bool, pr postrenderer.PostRenderer) (*action.Install, error) {
+// it up: client-only dry run, no cluster, no release-name check. Template
+// functions that could make more than maxOutput bytes at once are bounded
+// (internal/templatelimit).
+func clientOnlyInstall(release, namespace, kubeVersion string, apiVersions []string, includeCRDs bool, pr postrenderer.PostRenderer, maxOutput int64) (*action.Install, error) {
 	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
+	cfg.CustomTemplateFuncs = templatelimit.Funcs(maxOutput)
 	install := action.NewInstall(cfg)
 	install.DryRunStrategy = action.DryRunClient
 	install.Replace = true
@@ -244,4 +254,33 @@ func templateObjects(chartRel string, docs []TemplateDoc, repeated RepeatedObjec
 		}
 	}
 	return set, nil
+}
+
+// checkTemplateSizes refuses a chart whose template rendered more than max
+// bytes (--max-file-size): what one template makes is one manifest file.
+func checkTemplateSizes(chart string, docs []TemplateDoc, max int64) error {
+	sizes := map[string]int64{}
+	for _, d := range docs {
+		sizes[d.Template] += int64(len(d.Content))
+	}
+	for _, d := range docs {
+		if n := sizes[d.Template]; n > max {
+			name := d.Template
+			if name == "" {
+				name = "a template"
+			}
+			return fmt.Errorf("%s: %s rendered %d bytes, over the %d MiB limit of one template's output; "+
+				"the chart makes more than any manifest holds (raise --max-file-size if it is legitimate)", chart, name, n, max>>20)
+		}
+	}
+	return nil
+}
+
+// chartLabel names a chart directory for a message: its path in the
+// repository, or its name when it is the repository's root.
+func chartLabel(r *root, chartDir string) string {
+	if rel := r.rel(chartDir); rel != "." {
+		return rel
+	}
+	return filepath.Base(r.Abs("."))
 }

@@ -16,6 +16,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -103,11 +104,17 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if vals == nil {
 		vals = map[string]any{}
 	}
-	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, !o.SkipCRDs, o.PostRenderer)
+	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, !o.SkipCRDs, o.PostRenderer, r.maxFileBytes())
 	if err != nil {
 		return nil, err
 	}
+	what := r.rel(dir)
+	if o.Archive != "" {
+		what = filepath.Base(o.Archive)
+	}
+	end := guard.Begin("rendering the templates of Helm chart " + what + " (HelmRelease " + o.Namespace + "/" + o.Name + ")")
 	rel, err := install.RunWithContext(ctx, ch, vals)
+	end()
 	if err != nil {
 		return nil, fmt.Errorf("%s: helm install (client-only) failed: %w", r.rel(dir), err)
 	}
@@ -119,9 +126,13 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if o.Archive != "" {
 		chartRel = filepath.Base(o.Archive)
 	}
+	docs := splitHelmManifest(rv1.Manifest)
+	if err := checkTemplateSizes(chartRel, docs, r.maxFileBytes()); err != nil {
+		return nil, err
+	}
 	// helm-controller installs what Helm renders; Helm refuses a repeated
 	// object, so it stays an error here.
-	return templateObjects(chartRel, splitHelmManifest(rv1.Manifest), nil)
+	return templateObjects(chartRel, docs, nil)
 }
 
 // archiveValues merges the values files inside a chart archive, in order.

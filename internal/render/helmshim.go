@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/routeguard/routeguard/internal/guard"
 )
 
 // Kustomize's helmCharts generator runs an external helm binary, passing it
@@ -39,6 +42,45 @@ type helmShimConfig struct {
 	Root         string `json:"root"`
 	AllowNetwork bool   `json:"allowNetwork"`
 	MaxFileBytes int64  `json:"maxFileBytes"`
+	// Guard carries the parent's limits (internal/guard), which the shim
+	// enforces on itself: a chart that amplifies stops with routeguard's
+	// message, and nothing outlives the parent's deadline.
+	Guard *helmShimGuard `json:"guard,omitempty"`
+}
+
+type helmShimGuard struct {
+	MaxMemory int64 `json:"maxMemory"` // 0: automatic
+	Deadline  int64 `json:"deadline"`  // Unix nanoseconds; 0: none
+}
+
+// shimGuard is the running watchdog's limits, for the shim (nil: none).
+func shimGuard() *helmShimGuard {
+	maxMemory, deadline, ok := guard.Active()
+	if !ok {
+		return nil
+	}
+	g := &helmShimGuard{MaxMemory: maxMemory}
+	if !deadline.IsZero() {
+		g.Deadline = deadline.UnixNano()
+	}
+	return g
+}
+
+// startShimGuard enforces the parent's limits in the shim process: past
+// one it prints routeguard's message and exits 1 (Kustomize then reports
+// the failed helm call, message included).
+func startShimGuard(g *helmShimGuard, stderr io.Writer) (stop func()) {
+	if g == nil {
+		return func() {}
+	}
+	l := guard.Limits{MaxMemory: g.MaxMemory}
+	if g.Deadline != 0 {
+		l.Timeout = max(time.Until(time.Unix(0, g.Deadline)), time.Millisecond)
+	}
+	return guard.Start(l, func(msg string) {
+		fmt.Fprintf(stderr, "routeguard (helm template for Kustomize) %s\n", msg)
+		os.Exit(1)
+	})
 }
 
 // newHelmShim prepares the helm command of one Kustomize render: a private
@@ -136,6 +178,7 @@ func helmShim(ctx context.Context, cfg helmShimConfig, args []string, getenv fun
 			strings.Join(args[1:], " "))
 		return 1
 	case "template":
+		defer startShimGuard(cfg.Guard, stderr)()
 		if err := helmShimTemplate(ctx, cfg, args[1:], getenv, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1

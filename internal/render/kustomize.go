@@ -65,7 +65,7 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 	if err != nil {
 		return nil, nil, err
 	}
-	command, cleanup, err := newHelmShim(self, helmShimConfig{Root: r.dir, AllowNetwork: opts.AllowNetwork, MaxFileBytes: opts.maxFileBytes()})
+	command, cleanup, err := newHelmShim(self, helmShimConfig{Root: r.dir, AllowNetwork: opts.AllowNetwork, MaxFileBytes: opts.maxFileBytes(), Guard: shimGuard()})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"dario.cat/mergo"
 	"github.com/jeremywohl/flatten"
 	"sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/templatelimit"
 )
 
 // Cluster is an Argo CD cluster as the cluster generator sees it (a
@@ -50,6 +52,9 @@ type Env struct {
 	ClustersKnown bool
 	// NewGitFileGlobbing is applicationset.enable.new.git.file.globbing.
 	NewGitFileGlobbing bool
+	// MaxTemplateBytes bounds what one rendered template string holds
+	// (internal/templatelimit; 0: templatelimit.DefaultMax).
+	MaxTemplateBytes int64
 }
 
 // UnsupportedError says that a generator cannot be expanded offline.
@@ -78,7 +83,10 @@ type Spec struct {
 // Applications are returned as decoded objects, in generator order. An
 // error from any generator means no Applications, as in Argo CD.
 func Expand(spec Spec, namespace string, env Env) ([]map[string]any, error) {
-	x := &expander{spec: spec, env: env}
+	x := &expander{spec: spec, env: env, max: env.MaxTemplateBytes}
+	if x.max <= 0 {
+		x.max = templatelimit.DefaultMax
+	}
 	var apps []map[string]any
 	for i, g := range spec.Generators {
 		results, err := x.transform(g, spec.Template, nil)
@@ -115,6 +123,7 @@ func Expand(spec Spec, namespace string, env Env) ([]map[string]any, error) {
 type expander struct {
 	spec Spec
 	env  Env
+	max  int64 // bytes one rendered template string may hold
 }
 
 type transformResult struct {
@@ -242,7 +251,7 @@ func (x *expander) render(tmpl map[string]any, params map[string]any) (map[strin
 	if len(params) == 0 {
 		return deepCopy(tmpl).(map[string]any), nil
 	}
-	out, err := replaceDeep(tmpl, params, x.spec.GoTemplate, x.spec.GoTemplateOptions, nil)
+	out, err := x.replaceDeep(tmpl, params, x.spec.GoTemplateOptions, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +263,7 @@ func (x *expander) render(tmpl map[string]any, params map[string]any) (map[strin
 // fields have no merge keys: maps merge, lists are replaced, null
 // deletes).
 func (x *expander) patch(app map[string]any, params map[string]any) (map[string]any, error) {
-	text, err := Replace(*x.spec.TemplatePatch, params, x.spec.GoTemplate, x.spec.GoTemplateOptions)
+	text, err := x.replace(*x.spec.TemplatePatch, params, x.spec.GoTemplateOptions)
 	if err != nil {
 		return nil, fmt.Errorf("error replacing values in templatePatch: %w", err)
 	}
@@ -319,7 +328,7 @@ func (x *expander) interpolate(g map[string]any, params map[string]any) (map[str
 		out := make(map[string]any, len(vals))
 		for k, v := range vals {
 			s, _ := v.(string)
-			r, err := Replace(s, params, x.spec.GoTemplate, resolveOpts)
+			r, err := x.replace(s, params, resolveOpts)
 			if err != nil {
 				if isMissingKeyError(err) {
 					out[k] = v
@@ -331,7 +340,7 @@ func (x *expander) interpolate(g map[string]any, params map[string]any) (map[str
 		}
 		return out, true, nil
 	}
-	out, err := replaceDeep(g, params, x.spec.GoTemplate, x.spec.GoTemplateOptions, skip)
+	out, err := x.replaceDeep(g, params, x.spec.GoTemplateOptions, skip)
 	if err != nil {
 		return nil, fmt.Errorf("failed to replace parameters in generator: %w", err)
 	}
@@ -390,7 +399,7 @@ func (x *expander) appendValues(values map[string]any, params map[string]any) er
 		if !ok {
 			return fmt.Errorf("values.%s must be a string", key)
 		}
-		r, err := Replace(s, params, x.spec.GoTemplate, x.spec.GoTemplateOptions)
+		r, err := x.replace(s, params, x.spec.GoTemplateOptions)
 		if err != nil {
 			return fmt.Errorf("failed to replace templated string: %w", err)
 		}

@@ -1,22 +1,25 @@
 package appset
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"regexp"
 	"strings"
 	"sync"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/Masterminds/sprig/v3"
 	"github.com/gosimple/slug"
 	"github.com/valyala/fasttemplate"
 	"sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/templatelimit"
 )
 
 // funcMap is Argo CD's template function map: sprig's generic functions
-// without env, expandenv and getHostByName, plus its own.
+// without env, expandenv and getHostByName, plus its own. baseTemplates
+// adds the bounded functions of internal/templatelimit over it.
 var funcMap = func() template.FuncMap {
 	m := sprig.GenericFuncMap()
 	delete(m, "env")
@@ -30,17 +33,28 @@ var funcMap = func() template.FuncMap {
 	return template.FuncMap(m)
 }()
 
-var baseTemplate = template.New("base").Funcs(funcMap)
+// baseTemplates holds one parsed base template per output limit (one
+// limit in practice: --max-file-size).
+var baseTemplates sync.Map // int64 -> *template.Template
+
+func baseTemplate(max int64) *template.Template {
+	if t, ok := baseTemplates.Load(max); ok {
+		return t.(*template.Template)
+	}
+	t, _ := baseTemplates.LoadOrStore(max, template.New("base").Funcs(funcMap).Funcs(templatelimit.Funcs(max)))
+	return t.(*template.Template)
+}
 
 var isTemplated = regexp.MustCompile(".*{{.*}}.*")
 
-// Replace renders one string with params: a Go template (text/template
+// replace renders one string with params: a Go template (text/template
 // with the function map and options such as missingkey=error), or
 // fasttemplate, where {{ key }} is replaced by a string parameter and any
-// other tag is left as it was.
-func Replace(tmpl string, params map[string]any, goTemplate bool, options []string) (string, error) {
-	if goTemplate {
-		t, err := baseTemplate.Clone()
+// other tag is left as it was. What a Go template makes is bounded by
+// x.max (internal/templatelimit).
+func (x *expander) replace(tmpl string, params map[string]any, options []string) (string, error) {
+	if x.spec.GoTemplate {
+		t, err := baseTemplate(x.max).Clone()
 		if err != nil {
 			return "", err
 		}
@@ -49,11 +63,11 @@ func Replace(tmpl string, params map[string]any, goTemplate bool, options []stri
 		}
 		parsed, err := t.Parse(tmpl)
 		if err != nil {
-			return "", fmt.Errorf("failed to parse template %s: %w", tmpl, err)
+			return "", fmt.Errorf("failed to parse template %s: %w", shorten(tmpl), err)
 		}
-		var buf bytes.Buffer
-		if err := parsed.Execute(&buf, params); err != nil {
-			return "", fmt.Errorf("failed to execute go template %s: %w", tmpl, err)
+		buf := &templatelimit.Writer{Max: x.max}
+		if err := parsed.Execute(buf, params); err != nil {
+			return "", fmt.Errorf("failed to execute go template %s: %w", shorten(tmpl), err)
 		}
 		return buf.String(), nil
 	}
@@ -80,18 +94,18 @@ type skipFunc func(parentKey string, parent map[string]any, key string) (v any, 
 
 // replaceDeep renders every string and every map key of v (a decoded YAML
 // value), as Argo CD renders every string field of its typed template.
-func replaceDeep(v any, params map[string]any, goTemplate bool, options []string, skip skipFunc) (any, error) {
-	return replaceDeepUnder("", v, params, goTemplate, options, skip)
+func (x *expander) replaceDeep(v any, params map[string]any, options []string, skip skipFunc) (any, error) {
+	return x.replaceDeepUnder("", v, params, options, skip)
 }
 
-func replaceDeepUnder(under string, v any, params map[string]any, goTemplate bool, options []string, skip skipFunc) (any, error) {
+func (x *expander) replaceDeepUnder(under string, v any, params map[string]any, options []string, skip skipFunc) (any, error) {
 	switch t := v.(type) {
 	case string:
-		return Replace(t, params, goTemplate, options)
+		return x.replace(t, params, options)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			r, err := replaceDeepUnder(under, e, params, goTemplate, options, skip)
+			r, err := x.replaceDeepUnder(under, e, params, options, skip)
 			if err != nil {
 				return nil, err
 			}
@@ -113,11 +127,11 @@ func replaceDeepUnder(under string, v any, params map[string]any, goTemplate boo
 			if e == nil {
 				continue // Argo CD drops nil map values of its typed maps
 			}
-			r, err := replaceDeepUnder(k, e, params, goTemplate, options, skip)
+			r, err := x.replaceDeepUnder(k, e, params, options, skip)
 			if err != nil {
 				return nil, err
 			}
-			key, err := Replace(k, params, goTemplate, options)
+			key, err := x.replace(k, params, options)
 			if err != nil {
 				return nil, err
 			}
@@ -187,4 +201,18 @@ func fromYAMLArray(s string) ([]any, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// shorten keeps an error about a template readable when the template is
+// long (it is repeated in the message).
+func shorten(tmpl string) string {
+	const keep = 200
+	if len(tmpl) <= keep {
+		return tmpl
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(tmpl[cut]) {
+		cut--
+	}
+	return tmpl[:cut] + fmt.Sprintf("… (%d more bytes)", len(tmpl)-cut)
 }
