@@ -65,7 +65,7 @@ func (b *builder) assemble(ref SourceKey) (*origin, error) {
 	}
 	o := &origin{dir: stage, name: fmt.Sprintf("ExternalArtifact %s/%s (%s)", ref.Namespace, ref.Name, gen), files: map[string]string{}}
 	for i, op := range out.Copy {
-		if err := copyOperation(op, origins, o); err != nil {
+		if err := copyOperation(op, origins, o, b.check); err != nil {
 			return nil, fmt.Errorf("%s (%s): spec.artifacts[%s].copy[%d] (from %q to %q): %w", gen, gen.Source, out.Name, i, op.From, op.To, err)
 		}
 	}
@@ -97,7 +97,8 @@ func (b *builder) generatorOf(ref SourceKey) (*manifest.Object, *swapi.ArtifactG
 // copies each match, "dir/**" the contents of dir; exclude patterns
 // (doublestar) match the source path or its path below the glob's root;
 // strategy Merge deep-merges YAML into an existing file.
-func copyOperation(op swapi.CopyOperation, origins map[string]*origin, dst *origin) error {
+// check refuses a source file over the size limit (builder.check).
+func copyOperation(op swapi.CopyOperation, origins map[string]*origin, dst *origin, check func(string) error) error {
 	alias, pattern, ok := strings.Cut(strings.TrimPrefix(op.From, "@"), "/")
 	if !strings.HasPrefix(op.From, "@") || !ok {
 		return errors.New("from must be @alias/path")
@@ -123,7 +124,7 @@ func copyOperation(op swapi.CopyOperation, origins map[string]*origin, dst *orig
 		return err
 	}
 	defer root.Close()
-	c := copier{op: op, src: src, fsys: root.FS(), dst: dst, skip: sourceignore.NewDefaultMatcher(nil, nil)}
+	c := copier{op: op, src: src, fsys: root.FS(), dst: dst, skip: sourceignore.NewDefaultMatcher(nil, nil), check: check}
 	if !strings.ContainsAny(pattern, "*?[]") {
 		p := path.Clean(pattern)
 		fi, err := fs.Stat(c.fsys, p)
@@ -187,6 +188,8 @@ type copier struct {
 	// skip: what the artifact's archive leaves out (source-watcher archives
 	// with source-controller's default exclusions).
 	skip gitignore.Matcher
+	// check refuses a file over the size limit before it is read.
+	check func(string) error
 }
 
 func (c copier) tree(from, to, base string) error {
@@ -217,6 +220,9 @@ func (c copier) file(from, to string) error {
 	}
 	if c.skip.Match(strings.Split(to, "/"), false) {
 		return nil
+	}
+	if err := c.check(filepath.Join(c.src.dir, filepath.FromSlash(from))); err != nil {
+		return err
 	}
 	data, err := fs.ReadFile(c.fsys, from)
 	if err != nil {

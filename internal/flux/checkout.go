@@ -50,7 +50,7 @@ func (b *builder) sourceArtifact(dir string, gr *manifest.Object) (string, error
 		}
 		b.checkouts[dst] = dir
 		b.mu.Unlock()
-		return dst, copyFiltered(dir, dst, matcher)
+		return dst, copyFiltered(dir, dst, matcher, b.maxFile(), b.oversized.add)
 	})
 	if err != nil {
 		return "", err
@@ -59,12 +59,15 @@ func (b *builder) sourceArtifact(dir string, gr *manifest.Object) (string, error
 }
 
 // copyFiltered copies the regular files under src that matcher does not
-// exclude into dst, hard-linking where it can. Like source-controller's
+// exclude into dst, hard-linking where it can. A file over max bytes is
+// copied empty and passed to oversized (its path in dst, its size): what
+// reads it refuses it by name, and a huge file costs neither disk nor
+// memory. Like source-controller's
 // Storage.Archive, it walks into excluded directories too and judges each
 // file on its own: with spec.ignore "/*" then "!/clusters/prod", the
 // directory clusters is excluded but clusters/prod/... is archived (the
 // last matching pattern wins for each path).
-func copyFiltered(src, dst string, matcher gitignore.Matcher) error {
+func copyFiltered(src, dst string, matcher gitignore.Matcher, max int64, oversized func(string, int64)) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -89,6 +92,10 @@ func copyFiltered(src, dst string, matcher gitignore.Matcher) error {
 		target := filepath.Join(dst, rel)
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
+		}
+		if fi, err := d.Info(); err == nil && fi.Size() > max {
+			oversized(target, fi.Size())
+			return os.WriteFile(target, nil, 0o644)
 		}
 		if err := os.Link(p, target); err == nil {
 			return nil

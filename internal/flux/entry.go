@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/field"
@@ -35,6 +36,9 @@ func (b *builder) enter() error {
 		return fmt.Errorf("%s: outside the repository root %s", b.opts.Path, b.root)
 	}
 	rel = filepath.ToSlash(rel)
+	if slices.Contains(strings.Split(rel, "/"), ".git") {
+		return fmt.Errorf("%s: leads into .git (%s), which routeguard never reads", b.opts.Path, rel)
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return err
@@ -60,7 +64,7 @@ func (b *builder) enter() error {
 		}
 		return nil
 	}
-	objs, err := decodeFile(b.root, abs)
+	objs, err := decodeFile(b.root, abs, b.maxFile())
 	if err != nil {
 		return err
 	}
@@ -129,7 +133,7 @@ func (b *builder) scan(dir string) []*manifest.Object {
 		if (ext != ".yaml" && ext != ".yml") || strings.HasPrefix(name, ".") || isKustomizeFile(name) || !d.Type().IsRegular() {
 			return nil
 		}
-		objs, err := decodeFile(b.root, p)
+		objs, err := decodeFile(b.root, p, b.maxFile())
 		if err != nil {
 			b.skippedFiles = append(b.skippedFiles, err.Error())
 			return nil
@@ -150,20 +154,13 @@ func isKustomizeFile(name string) bool {
 
 // decodeFile decodes the objects of one file; a file that holds something
 // other than Kubernetes objects is an error naming it.
-func decodeFile(root, p string) ([]*manifest.Object, error) {
+func decodeFile(root, p string, max int64) ([]*manifest.Object, error) {
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		rel = p
 	}
 	rel = filepath.ToSlash(rel)
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > manifest.DefaultMaxFileBytes {
-		return nil, fmt.Errorf("%s: larger than %d MiB, not read", rel, manifest.DefaultMaxFileBytes>>20)
-	}
-	data, err := os.ReadFile(p)
+	data, err := readRegular(p, rel, max)
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,9 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 	if o.self {
 		n.Dir = o.realDir(dirPath)
 	}
+	if err := b.checkKustomizationFile(dirPath); err != nil {
+		return nil, err
+	}
 	gen := fluxkustomize.NewGenerator(o.dir, unstructured.Unstructured{Object: body})
 	data, kfile, _, err := gen.GenerateManifest(dirPath)
 	if err != nil {
@@ -79,7 +82,7 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 		return nil, err
 	}
 	kabs, _ := filepath.Abs(kfile)
-	var fsys filesys.FileSystem = overlayFS{FileSystem: base, path: kabs, data: data}
+	var fsys filesys.FileSystem = overlayFS{FileSystem: limitFS{FileSystem: base, b: b}, path: kabs, data: data}
 	var offline *offlineFS
 	if !b.opts.AllowNetwork {
 		offline = &offlineFS{FileSystem: fsys, display: func(p string) string { return o.display(mustRel(o.dir, p)) }}

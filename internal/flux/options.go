@@ -53,6 +53,9 @@ type Options struct {
 	Progress func(Event)
 	// Workers bounds concurrent builds (default: GOMAXPROCS).
 	Workers int
+	// MaxFileBytes caps every file read (default
+	// manifest.DefaultMaxFileBytes).
+	MaxFileBytes int64
 }
 
 // SourceKey names a Flux source: GitRepository, OCIRepository, Bucket,

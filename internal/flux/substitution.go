@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -243,7 +242,7 @@ func variableLine(root string, e *substitute.Error) int {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
-	data, err := os.ReadFile(p)
+	data, err := readRegular(p, src.File, manifest.DefaultMaxFileBytes)
 	if err != nil {
 		return 0
 	}

@@ -19,6 +19,7 @@ import (
 	securejoin "github.com/cyphar/filepath-securejoin"
 
 	"github.com/routeguard/routeguard/internal/charts"
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -50,6 +51,8 @@ type builder struct {
 	checkouts map[string]string
 	// selfNotes: GitRepositories taken for this checkout by a guess.
 	selfNotes []string
+	// oversized: files of the filtered copies over the size limit.
+	oversized oversizedFiles
 }
 
 type memoEntry struct {
@@ -308,6 +311,8 @@ func (b *builder) compact(done *int) {
 func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	start := time.Now()
 	b.opts.progress(n, Started, 0)
+	end := guard.Begin("building " + n.Object.Kind + " " + n.Object.Namespace + "/" + n.Object.Name + " (" + n.Object.Source.String() + ")")
+	defer end()
 	var objs []*manifest.Object
 	func() {
 		defer func() {

@@ -1,0 +1,152 @@
+package flux
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/routeguard/routeguard/internal/guard"
+	"github.com/routeguard/routeguard/internal/manifest"
+)
+
+// Every file a Flux build reads is a regular file read through a limit
+// (Options.MaxFileBytes): a sparse 1 GiB file, a FIFO or a device must
+// not cost its size in memory. Files of the filtered copies that are over
+// the limit are copied empty and remembered (oversized): reading one is an
+// error naming it, listing it is not (a large file nothing reads does not
+// fail a build, as it does not fail kustomize-controller's).
+
+func (b *builder) maxFile() int64 {
+	if b.opts.MaxFileBytes > 0 {
+		return b.opts.MaxFileBytes
+	}
+	return manifest.DefaultMaxFileBytes
+}
+
+// oversizedFiles are the files of the filtered copies left empty, by
+// absolute path, with their real size.
+type oversizedFiles struct {
+	mu    sync.Mutex
+	sizes map[string]int64
+}
+
+func (o *oversizedFiles) add(p string, size int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.sizes == nil {
+		o.sizes = map[string]int64{}
+	}
+	o.sizes[p] = size
+}
+
+func (o *oversizedFiles) size(p string) (int64, bool) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return 0, false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n, ok := o.sizes[abs]
+	return n, ok
+}
+
+func tooLarge(name string, size, max int64) error {
+	return fmt.Errorf("%s: file is %d bytes, over the %d MiB limit for one file; split it, or leave it out of what Kustomize reads",
+		name, size, max>>20)
+}
+
+// check refuses p (a path of a filtered copy or of a source directory)
+// when it is over the limit or not a regular file.
+func (b *builder) check(p string) error {
+	if size, ok := b.oversized.size(p); ok {
+		return tooLarge(p, size, b.maxFile())
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s); routeguard reads only regular files", p, fi.Mode().Type())
+	}
+	if fi.Size() > b.maxFile() {
+		return tooLarge(p, fi.Size(), b.maxFile())
+	}
+	return nil
+}
+
+// readRegular reads the regular file p (name in messages) through the
+// limit: its size is checked before reading, and the read stops past the
+// limit whatever the size said.
+func readRegular(p, name string, max int64) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s); routeguard reads only regular files", name, fi.Mode().Type())
+	}
+	if fi.Size() > max {
+		return nil, tooLarge(name, fi.Size(), max)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, tooLarge(name, int64(len(data)), max)
+	}
+	guard.Reading(name, len(data))
+	return data, nil
+}
+
+// limitFS is the file system Kustomize builds on: reads through the limit.
+type limitFS struct {
+	filesys.FileSystem
+	b *builder
+}
+
+func (l limitFS) ReadFile(p string) ([]byte, error) {
+	if !l.FileSystem.Exists(p) || l.FileSystem.IsDir(p) {
+		return l.FileSystem.ReadFile(p) // the secure file system's own error
+	}
+	if err := l.b.check(p); err != nil {
+		return nil, err
+	}
+	f, err := l.FileSystem.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	max := l.b.maxFile()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, tooLarge(p, int64(len(data)), max)
+	}
+	guard.Reading(l.b.repoPaths(p), len(data))
+	return data, nil
+}
+
+// checkKustomizationFile refuses a kustomization file in dir that is over
+// the limit (Flux's generator reads it without one, and would see the
+// empty copy).
+func (b *builder) checkKustomizationFile(dir string) error {
+	for _, n := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		p := filepath.Join(dir, n)
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			return b.check(p)
+		}
+	}
+	return nil
+}
