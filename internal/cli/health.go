@@ -168,6 +168,9 @@ func runHealthCheck(cmd *cobra.Command, env *Env, arg string) error {
 			fmt.Fprintf(&b, "  no routeguard health check for %s in group %q\n", o.Kind, o.Group())
 			continue
 		}
+		if err := health.CheckBounds(o.Body); err != nil {
+			return fail("health check: %s: %v", o.Source, err)
+		}
 		v, err := health.EvalLua(ctx, c.Lua, o.Body)
 		if err != nil {
 			return fail("health check: %s: Lua check failed: %v", o.Source, err)

@@ -18,6 +18,9 @@ func CheckAliases(file string, data []byte) error {
 	if !bytes.Contains(data, []byte("*")) {
 		return nil // no alias can occur without '*'
 	}
+	if err := checkNodes(file, data); err != nil {
+		return err // decoding it to look for aliases would cost gigabytes
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	sizes := map[*yaml.Node]int{}
 	for {

@@ -86,6 +86,9 @@ func decodeOpts(file string, data []byte, opts DecodeOptions) ([]*Object, error)
 			Msg: "file is not valid UTF-8 text; save it as UTF-8 (Kubernetes manifests must be UTF-8)"}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if err := checkNodes(file, data); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*Object
 	c := converter{file: file, dup: dup, yaml11: opts.YAML11Booleans}
