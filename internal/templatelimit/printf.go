@@ -8,72 +8,56 @@ const fmtMaxWidth = 1e6
 
 // formatBytes bounds from below what fmt.Sprintf(format, args...) holds:
 // the format's text, each verb's width and precision (`%*s` takes its
-// width from an argument), and every string argument once per verb that
-// may print it (with explicit indexes, %[1]s, one argument prints many
-// times). Non-string arguments count for nothing: fmt formats them step by
-// step, which the watchdog bounds.
+// width from an argument, `%[2]*[1]s` from the one it names), and every
+// string argument once per verb that may print it (with explicit indexes
+// one argument prints many times). Non-string arguments count for little:
+// fmt formats them step by step, which the watchdog bounds.
 func formatBytes(format string, args []any) int64 {
 	size := int64(len(format))
 	var longest int64
 	for _, a := range args {
-		if n := int64(argBytes([]any{a})); n > longest {
-			longest = n
-		}
+		longest = max(longest, argBytes([]any{a}))
 	}
-	verbs, indexed := int64(0), false
-	argi := 0
-	nextInt := func() int64 {
-		if argi >= len(args) {
+	intArg := func(n int) int64 {
+		if n < 0 || n >= len(args) {
 			return 0
 		}
-		v, ok := args[argi].(int)
-		argi++
+		v, ok := args[n].(int)
 		if !ok || v < 0 {
 			return 0
 		}
 		return int64(min(v, fmtMaxWidth))
 	}
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			continue
-		}
-		i++
-		if i < len(format) && format[i] == '%' {
-			continue
-		}
-		// flags, [n], width, .precision, [n], verb
-		for i < len(format) && (format[i] == '+' || format[i] == '-' || format[i] == '#' || format[i] == ' ' || format[i] == '0') {
-			i++
-		}
-		for j := 0; j < 2; j++ { // width, then precision
-			if i < len(format) && format[i] == '[' {
-				indexed = true
-				i = skipIndex(format, i)
-			}
-			if i < len(format) && format[i] == '*' {
-				size += nextInt()
-				i++
-			} else {
-				start := i
-				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-					i++
-				}
-				if w, err := strconv.Atoi(format[start:i]); err == nil {
-					size += int64(min(w, fmtMaxWidth))
-				}
-			}
-			if j == 0 && i < len(format) && format[i] == '.' {
-				i++
-				continue
-			}
-			break
-		}
-		if i < len(format) && format[i] == '[' {
+	p := formatParser{format: format}
+	verbs, indexed := int64(0), false
+	for p.next() {
+		p.flags()
+		if p.index() {
 			indexed = true
-			i = skipIndex(format, i)
 		}
+		if p.star() {
+			size += intArg(p.arg)
+			p.arg++
+		} else {
+			size += p.number()
+		}
+		if p.dot() {
+			if p.index() {
+				indexed = true
+			}
+			if p.star() {
+				size += intArg(p.arg)
+				p.arg++
+			} else {
+				size += p.number()
+			}
+		}
+		if p.index() {
+			indexed = true
+		}
+		p.i++ // the verb
 		verbs++
-		argi++
+		p.arg++
 	}
 	if indexed {
 		return size + mul(verbs, longest)
@@ -81,11 +65,85 @@ func formatBytes(format string, args []any) int64 {
 	return size + argBytes(args)
 }
 
-// skipIndex returns the position after the argument index "[n]" that
-// starts at i (the end of format when it is not closed).
-func skipIndex(format string, i int) int {
-	for i < len(format) && format[i] != ']' {
-		i++
+// formatParser walks a format's verbs as fmt does.
+type formatParser struct {
+	format string
+	i      int // position in format
+	arg    int // the argument the next verb or * takes
+}
+
+// next moves past the next '%' that starts a verb ("%%" is text).
+func (p *formatParser) next() bool {
+	for p.i < len(p.format) {
+		c := p.format[p.i]
+		p.i++
+		if c != '%' {
+			continue
+		}
+		if p.i < len(p.format) && p.format[p.i] == '%' {
+			p.i++
+			continue
+		}
+		return p.i <= len(p.format)
 	}
-	return min(i+1, len(format))
+	return false
+}
+
+func (p *formatParser) flags() {
+	for p.i < len(p.format) && (p.format[p.i] == '+' || p.format[p.i] == '-' || p.format[p.i] == '#' || p.format[p.i] == ' ' || p.format[p.i] == '0') {
+		p.i++
+	}
+}
+
+// index reads an argument index "[n]", as fmt's argNumber: the next
+// argument taken is the n-th.
+func (p *formatParser) index() bool {
+	if p.i >= len(p.format) || p.format[p.i] != '[' {
+		return false
+	}
+	end := p.i + 1
+	for end < len(p.format) && p.format[end] != ']' {
+		end++
+	}
+	if end >= len(p.format) {
+		p.i = len(p.format)
+		return true
+	}
+	if n, err := strconv.Atoi(p.format[p.i+1 : end]); err == nil && n >= 1 {
+		p.arg = n - 1
+	}
+	p.i = end + 1
+	return true
+}
+
+func (p *formatParser) star() bool {
+	if p.i < len(p.format) && p.format[p.i] == '*' {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *formatParser) dot() bool {
+	if p.i < len(p.format) && p.format[p.i] == '.' {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// number reads a width or precision in digits (capped as fmt caps it).
+func (p *formatParser) number() int64 {
+	start := p.i
+	for p.i < len(p.format) && p.format[p.i] >= '0' && p.format[p.i] <= '9' {
+		p.i++
+	}
+	if p.i-start > 7 {
+		return fmtMaxWidth
+	}
+	n, err := strconv.Atoi(p.format[start:p.i])
+	if err != nil {
+		return 0
+	}
+	return int64(min(n, fmtMaxWidth))
 }

@@ -65,18 +65,33 @@ type Options struct {
 	Dir   string    // working directory (default: RepoRoot)
 	Env   []string  // KEY=VALUE added to PATH and a temporary HOME
 	Stdin io.Reader // standard input (default: none)
+	// AddressSpaceMiB, when set, caps the process's virtual memory
+	// (ulimit -v), as a container's memory limit would: an allocation past
+	// it fails, and the Go runtime crashes with "out of memory" instead of
+	// taking the machine's memory.
+	AddressSpaceMiB int
 }
 
-// Run runs the binary with args.
-func Run(t testing.TB, o Options, args ...string) Result {
+// Command returns the command Run would run, not started.
+func Command(t testing.TB, o Options, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(Binary, args...)
+	if o.AddressSpaceMiB > 0 {
+		cmd = exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, o.AddressSpaceMiB<<10), Binary}, args...)...)
+	}
 	cmd.Dir = o.Dir
 	if cmd.Dir == "" {
 		cmd.Dir = RepoRoot
 	}
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, o.Env...)
 	cmd.Stdin = o.Stdin
+	return cmd
+}
+
+// Run runs the binary with args.
+func Run(t testing.TB, o Options, args ...string) Result {
+	t.Helper()
+	cmd := Command(t, o, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
