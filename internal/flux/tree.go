@@ -19,8 +19,8 @@ import (
 	securejoin "github.com/cyphar/filepath-securejoin"
 
 	"github.com/routeguard/routeguard/internal/charts"
-	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
