@@ -39,6 +39,9 @@ func main() {
 		guard.AtExit(func() { os.RemoveAll(tmp) })
 	}
 	env := cli.OSEnv()
+	// Once a limit or a signal starts the way out, a result the command
+	// was about to print is not printed.
+	env.Stdout = guard.Output(os.Stdout)
 	env.Exit = func(code int) {
 		guard.RunExitHooks()
 		os.Exit(code)

@@ -12,6 +12,7 @@ var exitHooks struct {
 	next int
 	fns  map[int]func()
 	ran  bool
+	done chan struct{} // closed when the hooks have run
 }
 
 // AtExit registers fn to run when the process ends through RunExitHooks:
@@ -41,14 +42,23 @@ func AtExit(fn func()) (remove func()) {
 }
 
 // RunExitHooks runs every registered function once, the latest registered
-// first, and returns when they have all run. Later calls do nothing.
+// first, and returns when they have all run. Later calls, from any
+// goroutine (a limit trips while the command returns), wait for the first
+// to finish: nobody exits while a directory is half removed.
 func RunExitHooks() {
 	exitHooks.Lock()
+	if exitHooks.done == nil {
+		exitHooks.done = make(chan struct{})
+	}
+	done := exitHooks.done
 	if exitHooks.ran {
 		exitHooks.Unlock()
+		<-done
 		return
 	}
+	defer close(done)
 	exitHooks.ran = true
+	stopOutput()
 	ids := make([]int, 0, len(exitHooks.fns))
 	for id := range exitHooks.fns {
 		ids = append(ids, id)

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/plugins/sdk"
 )
 
@@ -30,6 +31,9 @@ type process struct {
 	// environment (and its descendants'): how reapOrphans recognises what
 	// it left behind.
 	marker string
+	// atExit unregisters the exit hook that kills the plugin when
+	// routeguard ends first (a limit, a signal).
+	atExit func()
 }
 
 // sessionEnv names the variable that marks a plugin's process tree.
@@ -57,6 +61,9 @@ func start(s *Spec, getenv func(string) string) (*process, error) {
 		Stderr:           p.stderr,
 		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
 	})
+	// However routeguard ends (--timeout, --max-memory, SIGTERM), the
+	// plugin's process group and what it detached go with it.
+	p.atExit = guard.AtExit(p.kill)
 	rpc, err := p.client.Client()
 	if err != nil {
 		p.kill()
@@ -157,6 +164,7 @@ func (p *process) close() {
 	p.client.Kill()
 	close(done)
 	reapOrphans(p.marker)
+	p.atExit()
 }
 
 // kill stops the plugin and everything it started at once (a plugin that
@@ -165,6 +173,9 @@ func (p *process) kill() {
 	killGroup(p.cmd)
 	p.client.Kill()
 	reapOrphans(p.marker)
+	if p.atExit != nil {
+		p.atExit()
+	}
 }
 
 // stderrTail keeps the beginning of a plugin's stderr (where a Go panic

@@ -4,7 +4,9 @@
 // undeclared (a code it does not declare), parentenv (one TP002 finding
 // with what it could read of routeguard's /proc/<ppid>/environ), daemonize
 // (starts a detached grandchild in a session of its own that writes its
-// pid to config's pidFile and lives on, then hangs).
+// pid to config's pidFile and lives on, then hangs), forkhang (starts a
+// child in its own process group and a detached one, writes its own pid
+// and theirs, one a line, to pidFile once both run, then hangs).
 // Built with -ldflags "-X main.protocol=1" it speaks protocol 1, as a
 // plugin built against an older SDK does.
 package main
@@ -72,6 +74,31 @@ func (testPlugin) Analyze(ctx context.Context, req *sdk.Request) ([]sdk.Finding,
 			return nil, err
 		}
 		select {} // and hang past the deadline
+	case "forkhang":
+		var pids []string
+		for i, detach := range []bool{false, true} {
+			childFile := cfg.PIDFile + "." + strconv.Itoa(i)
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), daemonEnv+"="+childFile)
+			if detach {
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			}
+			if err := cmd.Start(); err != nil {
+				return nil, err
+			}
+			for {
+				if data, err := os.ReadFile(childFile); err == nil && len(data) > 0 {
+					pids = append(pids, string(data))
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		pids = append(pids, strconv.Itoa(os.Getpid()))
+		tmp := cfg.PIDFile + ".tmp"
+		os.WriteFile(tmp, []byte(strings.Join(pids, "\n")+"\n"), 0o644)
+		os.Rename(tmp, cfg.PIDFile)
+		select {}
 	case "undeclared":
 		return []sdk.Finding{{Code: "XX999", Message: "not declared", Object: req.Objects[0].Ref()}}, nil
 	case "env":
