@@ -53,11 +53,12 @@ test-race:
 	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/pipeline/
 
 # fuzz: explore each fuzz target for FUZZTIME (the seeds run in make test):
-# repository input (decoder, .routeguard.yaml, analyzers) and what reaches
-# a terminal or a tool (report writers, escaping).
+# repository input (decoder, .routeguard.yaml, analyzers, the bounded
+# template functions) and what reaches a terminal or a tool (report
+# writers, escaping).
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzDecode:./internal/manifest FuzzParse:./internal/config FuzzAnalyzers:./internal/analysis/registry \
-	FuzzWriters:./internal/report FuzzString:./internal/printable
+	FuzzWriters:./internal/report FuzzString:./internal/printable FuzzFuncs:./internal/templatelimit
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*}"; \
