@@ -82,10 +82,11 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 		return nil, err
 	}
 	kabs, _ := filepath.Abs(kfile)
-	var fsys filesys.FileSystem = overlayFS{FileSystem: limitFS{FileSystem: base, b: b}, path: kabs, data: data}
+	display := func(p string) string { return o.display(mustRel(o.dir, p)) }
+	var fsys filesys.FileSystem = overlayFS{FileSystem: limitFS{FileSystem: base, b: b, display: display}, path: kabs, data: data}
 	var offline *offlineFS
 	if !b.opts.AllowNetwork {
-		offline = &offlineFS{FileSystem: fsys, display: func(p string) string { return o.display(mustRel(o.dir, p)) }}
+		offline = &offlineFS{FileSystem: fsys, display: display}
 		fsys = offline
 	}
 	resMap, err := kustomizeBuild(fsys, dirPath)

@@ -112,21 +112,36 @@ func readRegular(p, name string, max int64) ([]byte, error) {
 type limitFS struct {
 	filesys.FileSystem
 	b *builder
+	// display names a file for the guard's message (its path in the
+	// repository rather than in the copy).
+	display func(string) string
 }
 
 func (l limitFS) ReadFile(p string) ([]byte, error) {
-	if !l.FileSystem.Exists(p) || l.FileSystem.IsDir(p) {
-		return l.FileSystem.ReadFile(p) // the secure file system's own error
+	max := l.b.maxFile()
+	if size, ok := l.b.oversized.size(p); ok {
+		return nil, tooLarge(p, size, max)
 	}
-	if err := l.b.check(p); err != nil {
-		return nil, err
-	}
+	// One call through the secure file system (each resolves the path
+	// again): open, then judge the open file. What it holds are copies
+	// made of regular files, so opening cannot block on a FIFO.
 	f, err := l.FileSystem.Open(p)
+	if err != nil {
+		return l.FileSystem.ReadFile(p) // its own error, in its words
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	max := l.b.maxFile()
+	switch {
+	case fi.IsDir():
+		return l.FileSystem.ReadFile(p) // Kustomize's own error
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file (%s); routeguard reads only regular files", p, fi.Mode().Type())
+	case fi.Size() > max:
+		return nil, tooLarge(p, fi.Size(), max)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
@@ -134,7 +149,7 @@ func (l limitFS) ReadFile(p string) ([]byte, error) {
 	if int64(len(data)) > max {
 		return nil, tooLarge(p, int64(len(data)), max)
 	}
-	guard.Reading(l.b.repoPaths(p), len(data))
+	guard.Reading(l.display(p), len(data))
 	return data, nil
 }
 
