@@ -21,7 +21,7 @@ import (
 
 func main() {
 	gctune.Apply(os.LookupEnv)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	// Kustomize runs routeguard as its helm command for helmCharts.
 	if code, ok := render.ServeHelmShim(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); ok {
 		stop()
@@ -57,4 +57,32 @@ func main() {
 	code := cli.Run(ctx, os.Args[1:], env)
 	stop()
 	env.Exit(code)
+}
+
+// signalContext is cancelled by SIGINT or SIGTERM, unless the guard is
+// watching (a command runs): then the guard alone answers the signal, with
+// one message, the exit hooks and exit code 2, whether or not the command
+// would have noticed the cancellation.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-sig:
+				if _, _, watched := guard.Active(); !watched {
+					cancel()
+				}
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel()
+	}
 }

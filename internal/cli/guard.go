@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,7 @@ func (g *guardFlags) start(cmd *cobra.Command, env *Env) error {
 	}
 	g.stopFn = guard.Start(guard.Limits{MaxMemory: g.maxMemoryMiB << 20, Timeout: g.timeout}, func(msg string) {
 		// Whatever the command buffered for stdout is never written.
-		fmt.Fprintf(env.Stderr, "routeguard: %s %s\n", cmd.CommandPath(), msg)
+		fmt.Fprintf(env.Stderr, "routeguard: %s %s\n", strings.TrimPrefix(cmd.CommandPath(), "routeguard "), msg)
 		env.Exit(ExitError)
 	})
 	return nil

@@ -185,7 +185,7 @@ func watch(l Limits, done <-chan struct{}, sig <-chan os.Signal, fire func(strin
 		case <-done:
 			return
 		case s := <-sig:
-			fire(fmt.Sprintf("stopped by %s%s; nothing was printed on stdout", signalName(s), current()))
+			fire(fmt.Sprintf("stopped before finishing (%s)%s; nothing was printed on stdout", signalName(s), current()))
 			return
 		case <-deadline:
 			fire(fmt.Sprintf("stopped after %s%s: the run took longer than its time limit (a template loop or a patch that fans out?); "+

@@ -267,7 +267,7 @@ func TestHostileStopsOnTimeoutAndSignal(t *testing.T) {
 			code = ee.ExitCode()
 		}
 		checkClean(t, harness.Result{Stdout: out.String(), Stderr: errb.String(), Code: code}, tmp, 2,
-			[]string{"stopped by SIGTERM while working on rendering the templates of Helm chart app"})
+			[]string{"routeguard: render stopped before finishing (SIGTERM) while working on rendering the templates of Helm chart app"})
 	})
 }
 

@@ -74,7 +74,7 @@ func TestHostilePluginsDieWithRouteguard(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
 		}
-		checkClean(t, harness.Result{Stdout: out.String(), Stderr: errb.String(), Code: code}, tmp, 2, []string{"stopped by SIGTERM"})
+		checkClean(t, harness.Result{Stdout: out.String(), Stderr: errb.String(), Code: code}, tmp, 2, []string{"routeguard: analyze stopped before finishing (SIGTERM)"})
 		noneSurvive(t, pids)
 	})
 }
