@@ -131,6 +131,10 @@ func TestHostileHelmTemplateBounds(t *testing.T) {
 		}
 		exhausted(t, repo, 2, []string{"randAlphaNum would make", "templates/cm.yaml"}, "render", "app")
 	})
+	t.Run("a template's output over --max-file-size", func(t *testing.T) {
+		repo := chartRepo(t, "app", `{{ range until 3000 }}{{ repeat 1000 "x" }}{{ end }}`)
+		exhausted(t, repo, 2, []string{"app/templates/cm.yaml rendered 3000", "over the 1 MiB limit of one template's output"}, "render", "--max-file-size", "1", "app")
+	})
 	t.Run("nested loops: the guard names the chart", func(t *testing.T) {
 		repo := chartRepo(t, "app", `{{ range until 100000 }}{{ range until 100000 }}xxxxxxxxxxxxxxxxxxxx{{ end }}{{ end }}`)
 		exhausted(t, repo, 2, []string{"stopped while working on rendering the templates of Helm chart app", "--max-memory limit is 256 MiB"}, "render", "app")
