@@ -1,9 +1,14 @@
 package guard
 
 import (
+	"math"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/routeguard/routeguard/internal/gctune"
 )
 
 func TestMemoryCeiling(t *testing.T) {
@@ -55,5 +60,40 @@ func TestAutomaticCeilingGrowsWithInput(t *testing.T) {
 	AddInput(1 << 20)
 	if after := (Limits{}).ceiling(); after-before != InputFactor<<20 {
 		t.Fatalf("ceiling grew by %d, want %d", after-before, InputFactor<<20)
+	}
+}
+
+// The ceiling is the collector's memory limit too (an eighth below it),
+// once gctune has switched to proportional collection; the message names
+// the last input read.
+func TestSoftLimitAndLastInput(t *testing.T) {
+	prevPct, prevLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetGCPercent(prevPct); debug.SetMemoryLimit(prevLimit) })
+	gctune.Apply(func(string) (string, bool) { return "", false })
+	got := make(chan string, 1)
+	stop := Start(Limits{MaxMemory: 512 << 20}, func(msg string) { got <- msg })
+	want := int64(512<<20 - 64<<20)
+	for i := 0; i < 1000 && debug.SetMemoryLimit(-1) != want; i++ {
+		runtime.GC() // the first collection switches gctune's mode
+		time.Sleep(10 * time.Millisecond)
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != want {
+		t.Fatalf("memory limit %d with a 512 MiB ceiling, want %d", limit, want)
+	}
+	stop()
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Fatalf("after stop the memory limit is still %d", limit)
+	}
+
+	Reading("apps/big/nodes.yaml", 10)
+	stop = Start(Limits{MaxMemory: 1}, func(msg string) { got <- msg })
+	defer stop()
+	select {
+	case msg := <-got:
+		if !strings.Contains(msg, "(last input read: apps/big/nodes.yaml)") {
+			t.Fatalf("message %q does not name the last input", msg)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a 1-byte ceiling never tripped")
 	}
 }
