@@ -224,7 +224,7 @@ var catalog = []Code{
 		Description: "The weights of a VirtualService route's destinations do not add up to 100; Istio scales them proportionally, so the split is not what it reads as (a destination without weight gets 0). Make them sum to 100."},
 
 	{ID: CodePlainSecret, Severity: SeverityWarning, Title: "plain Secret in the rendered output",
-		Description: "A Secret with data is committed to Git in plain (base64) form. Use Sealed Secrets or External Secrets instead."},
+		Description: "A Secret holds values in Git as written: stringData in plain text, data in base64, which is not encryption. Values that are substitution variables (${NAME}, or the placeholder a flux build uses for a variable only the cluster holds) and public certificates (PEM CERTIFICATE blocks only) do not count. Use Sealed Secrets, SOPS or External Secrets instead."},
 	{ID: CodeMutableImage, Severity: SeverityWarning, Title: "mutable container image",
 		Description: "A container image uses :latest or no tag or digest, so what runs changes without a change in Git. Pin a tag or a digest."},
 	{ID: CodeCRDOrdering, Severity: SeverityWarning, Title: "CRD and its resources not ordered", Retired: true,

@@ -1,7 +1,12 @@
 package policy
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/manifest"
 
 	"github.com/routeguard/routeguard/internal/analysis/analysistest"
 )
@@ -44,5 +49,44 @@ func TestMutable(t *testing.T) {
 		if got := mutable(tc.img) != ""; got != tc.mutable {
 			t.Errorf("mutable(%q) = %v, want %v", tc.img, got, tc.mutable)
 		}
+	}
+}
+
+// RG4001 says where the values are as the file holds them: stringData is
+// plain text, data is base64 (not "base64" for a stringData value).
+func TestPlainSecretsMessageNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want, not  []string
+	}{
+		{"stringData", "stringData: {token: abc}", []string{"1 in stringData (plain text)"}, []string{"base64", "in data"}},
+		{"data", "data: {token: YWJj}", []string{"1 in data (base64"}, []string{"stringData"}},
+		{"both", "data: {a: YWJj}\nstringData: {b: abc, c: def}", []string{"3 value(s)", "1 in data", "2 in stringData"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := manifest.Decode("s.yaml", []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: shop}\n"+tc.body+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := manifest.NewSet()
+			if err := set.AddAll(objs); err != nil {
+				t.Fatal(err)
+			}
+			res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{PlainSecrets{}}})
+			if err != nil || len(res.Findings) != 1 {
+				t.Fatalf("findings %+v, err %v", res.Findings, err)
+			}
+			msg := res.Findings[0].Message
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(msg, n) {
+					t.Errorf("message %q says %q", msg, n)
+				}
+			}
+		})
 	}
 }

@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/substitute"
 )
 
 // PlainSecrets finds Secrets carrying data in the rendered output: their
-// values sit in Git in plain base64.
+// values sit in Git in plain text (stringData) or base64 (data).
 type PlainSecrets struct{}
 
 // Metadata implements analysis.Analyzer.
@@ -24,20 +26,90 @@ func (PlainSecrets) Metadata() analysis.Metadata {
 	}
 }
 
-// Analyze implements analysis.Analyzer.
+// Analyze implements analysis.Analyzer. Values that are not secrets in Git
+// do not count: a substitution variable (${NAME}, or the placeholder a
+// flux build puts for a variable only the cluster holds: its value comes
+// from a source outside the file) and a public certificate (PEM
+// CERTIFICATE blocks only, such as a CA bundle).
 func (PlainSecrets) Analyze(ctx context.Context, c *analysis.Context) error {
 	for _, s := range c.Objects().ByKind("", "Secret") {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		n := len(field.Map(s.Body, "data")) + len(field.Map(s.Body, "stringData"))
-		if n == 0 || sopsEncrypted(s) {
+		if sopsEncrypted(s) {
+			continue
+		}
+		inData, inString := 0, 0
+		for _, v := range field.StringMap(s.Body, "data") {
+			b, err := base64.StdEncoding.DecodeString(v)
+			if err != nil {
+				b = []byte(v) // not base64: the API server refuses it; still in Git
+			}
+			if plainValue(string(b)) {
+				inData++
+			}
+		}
+		for _, v := range field.StringMap(s.Body, "stringData") {
+			if plainValue(v) {
+				inString++
+			}
+		}
+		var where []string
+		if inData > 0 {
+			where = append(where, fmt.Sprintf("%d in data (base64, which is not encryption)", inData))
+		}
+		if inString > 0 {
+			where = append(where, fmt.Sprintf("%d in stringData (plain text)", inString))
+		}
+		if len(where) == 0 {
 			continue
 		}
 		c.Reportf(s, analysis.CodePlainSecret,
-			"Secret carries %d key(s) of data in plain base64, so the values live in Git; encrypt it with Sealed Secrets or fetch it with External Secrets", n)
+			"Secret carries %d value(s) in Git as written, %s; encrypt it with Sealed Secrets or SOPS, or fetch it with External Secrets",
+			inData+inString, strings.Join(where, " and "))
 	}
 	return nil
+}
+
+// plainValue reports whether a Secret value is a secret kept in Git: not
+// empty, not a substitution variable or a flux build placeholder for one,
+// and not only public certificates.
+func plainValue(v string) bool {
+	t := strings.TrimSpace(v)
+	switch {
+	case t == "":
+		return false
+	case strings.Contains(t, "${"), strings.Contains(t, substitute.PlaceholderPrefix):
+		return false
+	case certificatesOnly(t):
+		return false
+	}
+	return true
+}
+
+// certificatesOnly reports whether s is one or more PEM blocks, all of
+// them certificates (a CA bundle, a public certificate): nothing secret.
+func certificatesOnly(s string) bool {
+	if !strings.HasPrefix(s, "-----BEGIN ") {
+		return false
+	}
+	rest := []byte(s)
+	n := 0
+	for {
+		rest = bytes.TrimSpace(rest)
+		if len(rest) == 0 {
+			return n > 0
+		}
+		if !bytes.HasPrefix(rest, []byte("-----BEGIN CERTIFICATE-----")) {
+			return false
+		}
+		end := bytes.Index(rest, []byte("-----END CERTIFICATE-----"))
+		if end < 0 {
+			return false
+		}
+		rest = rest[end+len("-----END CERTIFICATE-----"):]
+		n++
+	}
 }
 
 // sopsEncrypted reports whether a Secret holds SOPS ciphertext, which Flux
