@@ -240,7 +240,9 @@ func coverageApps(c *Cluster, r *Result, withAppSets bool) []coverage.App {
 		if a.Err != nil {
 			ca.Err = a.Err.Error()
 		}
-		ca.Skipped = len(a.Sources) > 0 && !slices.ContainsFunc(a.Sources, func(s SourceResult) bool { return s.Skipped == "" && s.Tool != "" })
+		// RG0007 only when every source rendered and was empty: a source
+		// skipped here (a chart out of reach offline) may hold everything.
+		ca.Skipped = a.Status() != "rendered"
 		out = append(out, ca)
 	}
 	if withAppSets {

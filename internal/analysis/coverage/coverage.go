@@ -21,8 +21,9 @@ type App struct {
 	Objects int
 	// What says what was rendered, for the message ("directory apps/web").
 	What string
-	// Err says why the app could not be rendered; Skipped that nothing of
-	// it could be rendered offline (neither is "renders nothing").
+	// Err says why the app could not be rendered; Skipped that a part of
+	// it could not be rendered here (a chart out of reach offline), so an
+	// empty render says nothing (neither is "renders nothing").
 	Err     string
 	Skipped bool
 }
