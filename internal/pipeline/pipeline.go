@@ -247,6 +247,9 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	for _, n := range session.Notes() {
 		out.Notices = append(out.Notices, Notice{Level: LevelNote, Text: n})
 	}
+	for _, n := range session.Warnings() {
+		out.Notices = append(out.Notices, Notice{Level: LevelWarning, Text: n})
+	}
 	for _, f := range session.Failures() {
 		if f.FailRun {
 			out.PluginFailed = true

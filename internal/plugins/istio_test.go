@@ -44,7 +44,7 @@ func TestIstioLoadedOnlyForIstioObjects(t *testing.T) {
 
 	opts.Set = decodeSet(t, "vs.yaml", "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: a}\n")
 	s, err = Load(opts)
-	if err != nil || len(s.Analyzers()) != 0 || len(s.Notes()) != 1 || !strings.Contains(s.Notes()[0], "routeguard-istio is neither beside routeguard nor on PATH") {
+	if err != nil || len(s.Analyzers()) != 0 || len(s.Warnings()) != 1 || len(s.Notes()) != 0 || !strings.Contains(s.Warnings()[0], "routeguard-istio is neither beside routeguard nor on PATH") {
 		t.Fatalf("Istio objects, no plugin: analyzers %v notes %v err %v", s.Analyzers(), s.Notes(), err)
 	}
 

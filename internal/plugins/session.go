@@ -49,6 +49,7 @@ type Session struct {
 	analyzers []analysis.Analyzer
 	getenv    func(string) string
 	notes     []string
+	warnings  []string
 
 	mu       sync.Mutex
 	failures []Failure
@@ -70,10 +71,10 @@ func Load(opts Options) (*Session, error) {
 		s.analyzers = append(s.analyzers, &Analyzer{spec: sp, session: s, inputs: []manifest.GroupKind{{Kind: "*"}}})
 	}
 	if (opts.Config == nil || opts.Config.Istio != "off") && (opts.Catalog == nil || opts.Catalog.Istio != "off") {
-		if a, note := istioAnalyzer(s, opts); a != nil {
+		if a, warning := istioAnalyzer(s, opts); a != nil {
 			s.analyzers = append(s.analyzers, a)
-		} else if note != "" {
-			s.notes = append(s.notes, note)
+		} else if warning != "" {
+			s.warnings = append(s.warnings, warning)
 		}
 	}
 	return s, nil
@@ -82,9 +83,13 @@ func Load(opts Options) (*Session, error) {
 // Analyzers returns the plugin analyzers, to append to the built-in ones.
 func (s *Session) Analyzers() []analysis.Analyzer { return slices.Clone(s.analyzers) }
 
-// Notes are things a user should know that are not failures (Istio
-// objects rendered but routeguard-istio not installed).
+// Notes are things a user should know that are not failures.
 func (s *Session) Notes() []string { return slices.Clone(s.notes) }
+
+// Warnings say that checks the input needs did not run (Istio objects
+// rendered but routeguard-istio not installed): the run is not what it
+// looks like, though nothing failed.
+func (s *Session) Warnings() []string { return slices.Clone(s.warnings) }
 
 func (s *Session) fail(sp *Spec, err error) {
 	s.mu.Lock()
@@ -117,6 +122,9 @@ func (s *Session) Err() error {
 func (s *Session) Report(w io.Writer) (failRun bool) {
 	for _, n := range s.notes {
 		fmt.Fprintf(w, "routeguard: note: %s\n", n)
+	}
+	for _, n := range s.warnings {
+		fmt.Fprintf(w, "routeguard: warning: %s\n", n)
 	}
 	for _, f := range s.Failures() {
 		if f.FailRun {
