@@ -12,6 +12,7 @@ require (
 	github.com/fluxcd/source-watcher/api/v2 v2.2.4
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gobwas/glob v0.2.3
+	github.com/go-task/slim-sprig/v3 v3.0.0
 	github.com/google/go-containerregistry v0.21.6
 	github.com/google/go-jsonnet v0.22.0
 	github.com/gosimple/slug v1.15.0

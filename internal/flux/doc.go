@@ -8,7 +8,9 @@
 // (internal/substitute); HelmReleases through the Helm SDK with
 // helm-controller's release naming, values, post-renderers and CRD policy,
 // with charts from this repository or, through internal/charts, from Helm
-// and OCI repositories.
+// and OCI repositories; flux-operator ResourceSets through its template
+// semantics (resourceset.go), their inputs combined as its controller
+// combines them.
 //
 // The entry point is BuildTree. A Flux object that cannot be built is a
 // finding (RG0101, RG0102) or, when routeguard cannot see its source, an

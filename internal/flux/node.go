@@ -49,6 +49,10 @@ type Node struct {
 	Dir string
 	// Unrendered says where the objects the node could not build would be.
 	Unrendered []analysis.UnrenderedScope
+	// Partial says what a node that was built left out (a remote file
+	// offline, inputs only the cluster has): it is built, but not whole;
+	// Unrendered holds the scopes of what it left out.
+	Partial []string
 
 	index     int // discovery order
 	synthetic bool
@@ -63,6 +67,9 @@ type Node struct {
 
 // IsKustomization reports whether the node is a Flux Kustomization.
 func (n *Node) IsKustomization() bool { return n.Object.Kind == "Kustomization" }
+
+// IsResourceSet reports whether the node is a flux-operator ResourceSet.
+func (n *Node) IsResourceSet() bool { return isResourceSet(n.Object) }
 
 // Key is the node's object key.
 func (n *Node) Key() manifest.Key { return n.Object.Key() }

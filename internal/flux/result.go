@@ -45,6 +45,8 @@ type Result struct {
 type Stats struct {
 	Kustomizations int            // built
 	HelmReleases   int            // rendered
+	ResourceSets   int            // rendered (flux-operator)
+	Partial        int            // of those, built without some of their parts
 	Skipped        int            // not built here
 	Failed         int            // failing
 	SkippedBy      map[string]int // skip reasons
@@ -53,7 +55,14 @@ type Stats struct {
 
 // Summary renders the stats in one line.
 func (s Stats) Summary() string {
-	line := fmt.Sprintf("built %d Kustomizations, rendered %d HelmReleases, skipped %d", s.Kustomizations, s.HelmReleases, s.Skipped)
+	line := fmt.Sprintf("built %d Kustomizations, rendered %d HelmReleases", s.Kustomizations, s.HelmReleases)
+	if s.ResourceSets > 0 {
+		line += fmt.Sprintf(", rendered %d ResourceSets", s.ResourceSets)
+	}
+	if s.Partial > 0 {
+		line += fmt.Sprintf(" (%d of them partly)", s.Partial)
+	}
+	line += fmt.Sprintf(", skipped %d", s.Skipped)
 	if s.Skipped > 0 {
 		var parts []string
 		for _, k := range slices.Sorted(maps.Keys(s.SkippedBy)) {
@@ -107,10 +116,19 @@ func (b *builder) result() *Result {
 		r.Findings = append(r.Findings, n.findings...)
 		switch n.Status {
 		case Built:
-			if n.IsKustomization() {
+			switch {
+			case n.IsKustomization():
 				r.Stats.Kustomizations++
-			} else {
+			case n.IsResourceSet():
+				r.Stats.ResourceSets++
+			default:
 				r.Stats.HelmReleases++
+			}
+			if len(n.Partial) > 0 {
+				r.Stats.Partial++
+				for _, p := range n.Partial {
+					r.Notices = append(r.Notices, Notice{Level: "warning", Text: fmt.Sprintf("%s (%s) is built without part of it: %s", n, n.Object.Source, p)})
+				}
 			}
 		case Skipped:
 			r.Stats.Skipped++
@@ -126,7 +144,10 @@ func (b *builder) result() *Result {
 		case Failed:
 			r.Stats.Failed++
 			code := analysis.CodeFluxBuildFailed
-			if !n.IsKustomization() {
+			switch {
+			case n.IsResourceSet():
+				code = analysis.CodeResourceSetFailed
+			case !n.IsKustomization():
 				code = analysis.CodeHelmReleaseFailed
 			}
 			r.Findings = append(r.Findings, n.finding(code, n.Reason))
@@ -136,7 +157,7 @@ func (b *builder) result() *Result {
 				Message: fmt.Sprintf("%s is applied by %s and by %s; the last to reconcile wins, and pruning either deletes it; keep it in one of them", d.object, d.first.describe(), n.describe())})
 		}
 		for _, dep := range n.dependsOn {
-			if _, ok := b.byKey[dep]; ok || b.mayHold(dep) {
+			if _, ok := b.byKey[dep]; ok || b.mayHold(dep) || !isNodeKind(dep) {
 				continue
 			}
 			r.Findings = append(r.Findings, n.finding(analysis.CodeDependsOnMissing,
@@ -206,6 +227,8 @@ func UnbuiltScopes(o *manifest.Object, why string) []analysis.UnrenderedScope {
 	case manifest.GroupKind{Group: KustomizeGroup, Kind: "Kustomization"}:
 		kustomization = true
 	case manifest.GroupKind{Group: HelmGroup, Kind: "HelmRelease"}:
+	case manifest.GroupKind{Group: ControlPlaneGroup, Kind: "ResourceSet"}:
+		return resourceSetScopes(o, why)
 	default:
 		return nil
 	}
@@ -219,6 +242,13 @@ func UnbuiltScopes(o *manifest.Object, why string) []analysis.UnrenderedScope {
 		return []analysis.UnrenderedScope{{Namespace: tns, Reason: reason}, {Namespace: "", Reason: reason}}
 	}
 	return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason}}
+}
+
+// isNodeKind reports whether k names a Kustomization, HelmRelease or
+// ResourceSet (what a dependsOn on nothing the tree applies is judged for;
+// a ResourceSet may wait for any kind, which the tree need not apply).
+func isNodeKind(k manifest.Key) bool {
+	return isFluxNode(&manifest.Object{APIVersion: k.Group + "/v1", Kind: k.Kind})
 }
 
 // mayHold reports whether a node that was not built may apply k.

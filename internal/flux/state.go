@@ -101,6 +101,9 @@ func secretsMade(o *manifest.Object) ([]nsName, string) {
 		if field.Has(o.Body, "sops") {
 			return []nsName{{ns, o.Name}}, "SOPS (kustomize-controller decrypts it; routeguard cannot)"
 		}
+		if by := copiedInCluster(o); by != "" {
+			return []nsName{{ns, o.Name}}, by
+		}
 	}
 	return nil, ""
 }

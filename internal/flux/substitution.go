@@ -72,6 +72,10 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 		}
 		switch ref.Kind {
 		case "ConfigMap":
+			if obj, ok := lookup("ConfigMap"); ok && copiedInCluster(obj) != "" {
+				unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: copiedInCluster(obj)})
+				continue
+			}
 			if obj, ok := lookup("ConfigMap"); ok {
 				data := configMapData(obj)
 				src.ConfigMaps[nn] = data

@@ -179,17 +179,28 @@ func (b *builder) discover(o *manifest.Object, parent *Node) *Node {
 }
 
 func isFluxNode(o *manifest.Object) bool {
-	return (o.Group() == KustomizeGroup && o.Kind == "Kustomization") || (o.Group() == HelmGroup && o.Kind == "HelmRelease")
+	return (o.Group() == KustomizeGroup && o.Kind == "Kustomization") || (o.Group() == HelmGroup && o.Kind == "HelmRelease") || isResourceSet(o)
 }
 
-// dependsOnOf reads spec.dependsOn (same kind, namespace defaulting to the
-// object's).
+// dependsOnOf reads spec.dependsOn (namespace defaulting to the object's):
+// of the same kind for a Kustomization or HelmRelease, of any kind its
+// apiVersion and kind name for a ResourceSet.
 func dependsOnOf(o *manifest.Object) []manifest.Key {
 	var out []manifest.Key
 	for _, d := range field.Maps(o.Body, "spec", "dependsOn") {
-		if name := field.String(d, "name"); name != "" {
-			out = append(out, manifest.Key{Group: o.Group(), Kind: o.Kind, Namespace: cmp.Or(field.String(d, "namespace"), o.Namespace), Name: name})
+		name := field.String(d, "name")
+		if name == "" {
+			continue
 		}
+		k := manifest.Key{Group: o.Group(), Kind: o.Kind, Namespace: cmp.Or(field.String(d, "namespace"), o.Namespace), Name: name}
+		if isResourceSet(o) {
+			group, _, _ := strings.Cut(field.String(d, "apiVersion"), "/")
+			if !strings.Contains(field.String(d, "apiVersion"), "/") {
+				group = ""
+			}
+			k.Group, k.Kind = group, field.String(d, "kind")
+		}
+		out = append(out, k)
 	}
 	return out
 }
@@ -320,9 +331,12 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 				objs, err = nil, fmt.Errorf("routeguard failed while building it (%v); this is a routeguard bug, please report it", r)
 			}
 		}()
-		if n.IsKustomization() {
+		switch {
+		case n.IsKustomization():
 			objs, err = b.buildKustomization(ctx, n)
-		} else {
+		case n.IsResourceSet():
+			objs, err = b.buildResourceSet(n)
+		default:
 			objs, err = b.buildHelmRelease(ctx, n)
 		}
 	}()
@@ -403,7 +417,7 @@ func (b *builder) resetBuilt(n *Node) {
 // reset forgets what a build of the node produced.
 func (n *Node) reset() {
 	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration, n.MissingSource = Pending, "", "", nil, 0, nil
-	n.Dir, n.Unrendered = "", nil
+	n.Dir, n.Unrendered, n.Partial = "", nil, nil
 	n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
 }
 

@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/Masterminds/sprig/v3"
-	"github.com/gosimple/slug"
 	"github.com/valyala/fasttemplate"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/slugify"
 	"github.com/routeguard/routeguard/internal/templatelimit"
 )
 
@@ -157,9 +157,6 @@ var invalidDNSNameChars = regexp.MustCompile("[^-a-z0-9.]")
 
 // slugifyName is Argo CD's slugify: [maxSize int], [smartTruncate bool],
 // name (the last argument).
-// slugMu guards the slug package's global settings.
-var slugMu sync.Mutex
-
 func slugifyName(args ...any) string {
 	maxSize, smart, name := 50, true, ""
 	for i, a := range args {
@@ -172,11 +169,7 @@ func slugifyName(args ...any) string {
 			smart, _ = a.(bool)
 		}
 	}
-	slugMu.Lock()
-	defer slugMu.Unlock()
-	slug.EnableSmartTruncate = smart
-	slug.MaxLength = maxSize
-	return slug.Make(SanitizeName(name))
+	return slugify.Make(SanitizeName(name), maxSize, smart)
 }
 
 func toYAML(v any) (string, error) {
