@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -44,6 +45,15 @@ type UnrenderedScope struct {
 	// (e.g. `HelmRelease media/jellyfin: its chart comes from an
 	// OCIRepository, which cannot be fetched offline`).
 	Reason string
+	// Makers are names the scope's objects are likely named after (a
+	// HelmRelease's name, release name and chart, an Application's, a
+	// ResourceSet's): of several scopes, one with a maker the absent
+	// object is named after explains it best.
+	Makers []string
+	// Paths are repository directories (slash paths) whose files the
+	// scope's source applies (a Kustomization's spec.path): a reference
+	// from a file under one of them is best explained by that scope.
+	Paths []string
 }
 
 // Covers reports whether the scope covers an object of gk in ns ("" for
@@ -109,15 +119,18 @@ func (c *Context) RendersKind(gk manifest.GroupKind, ns string) bool {
 }
 
 func (c *Context) unrenderedScope(gk manifest.GroupKind, ns string) (UnrenderedScope, bool) {
-	u, _, ok := c.unrenderedFor(gk, ns, "")
+	u, _, ok := c.unrenderedFor(gk, ns, "", "")
 	return u, ok
 }
 
 // unrenderedFor returns the unrendered scope that best explains an absent
-// object named name of gk in ns (one whose reason names the object, else
-// one of ns rather than of any namespace, else the first) and how many
-// other scopes cover it too.
-func (c *Context) unrenderedFor(gk manifest.GroupKind, ns, name string) (UnrenderedScope, int, bool) {
+// object named name of gk in ns, referred to from the file from, and how
+// many other scopes cover it too. Best is, in order: a scope whose maker
+// the name is named after (a HelmRelease "jellyfin" for a Service
+// "jellyfin-web") or whose path holds the referring file (the
+// Kustomization that applies it); one whose reason names the object; one of
+// ns rather than of any namespace; the first.
+func (c *Context) unrenderedFor(gk manifest.GroupKind, ns, name, from string) (UnrenderedScope, int, bool) {
 	best, rank, n := UnrenderedScope{}, -1, 0
 	for _, u := range c.unrendered {
 		if !u.Covers(gk, ns) {
@@ -131,11 +144,25 @@ func (c *Context) unrenderedFor(gk manifest.GroupKind, ns, name string) (Unrende
 		if name != "" && strings.Contains(u.Reason, "/"+name+" ") {
 			r = 2
 		}
+		if name != "" && slices.ContainsFunc(u.Makers, func(m string) bool { return namedAfter(name, m) }) ||
+			from != "" && slices.ContainsFunc(u.Paths, func(p string) bool { return under(from, p) }) {
+			r = 3 + r
+		}
 		if r > rank {
 			best, rank = u, r
 		}
 	}
 	return best, n - 1, n > 0
+}
+
+// under reports whether the slash path file lies in dir ("." and "" are
+// the repository root).
+func under(file, dir string) bool {
+	dir = strings.Trim(strings.TrimPrefix(dir, "./"), "/")
+	if dir == "" || dir == "." {
+		return true
+	}
+	return strings.HasPrefix(strings.TrimPrefix(file, "./"), dir+"/")
 }
 
 // Resolve looks k up in the rendered set, then in the context objects.
@@ -150,7 +177,7 @@ func (c *Context) Resolve(k manifest.Key) (*manifest.Object, Scope) {
 		return o, ScopeContext
 	}
 	if c.Checkable(k) && !c.secretsElsewhere(k) {
-		if _, made := c.operatorOwner(k); !made {
+		if _, _, _, made := c.operatorOwner(k); !made {
 			return nil, ScopeMissing
 		}
 	}
@@ -181,7 +208,8 @@ func lookup(s *manifest.Set, k manifest.Key, defaultNS string) (*manifest.Object
 // ReportOutside reports (RG0001) that o refers, as what, to target, whose
 // absence cannot be judged (see Checkable); the message says why.
 func (c *Context) ReportOutside(o *manifest.Object, what string, target manifest.Key) {
-	c.Reportf(o, CodeUnresolvedOutside, "%s", c.OutsideMessage(what, target))
+	why, fix := c.whyUnchecked(target, o.Source.File)
+	c.Reportf(o, CodeUnresolvedOutside, "%s names %s, which cannot be checked: %s; %s", what, target, why, fix)
 }
 
 // OutsideMessage is the text of an RG0001 finding: "<what> names
@@ -195,18 +223,32 @@ func (c *Context) OutsideMessage(what string, target manifest.Key) string {
 // unrendered scope covers it, or nothing rendered holds its kind in its
 // namespace) and what to do about it, for RG0001 messages.
 func (c *Context) WhyUnchecked(target manifest.Key) (why, fix string) {
+	return c.whyUnchecked(target, "")
+}
+
+// whyUnchecked is WhyUnchecked for a reference from the file from ("":
+// not known), which helps name the likeliest maker.
+func (c *Context) whyUnchecked(target manifest.Key, from string) (why, fix string) {
 	gk := manifest.GroupKind{Group: target.Group, Kind: target.Kind}
 	if c.Checkable(target) && c.secretsElsewhere(target) {
 		return fmt.Sprintf("this app renders no Secret in namespace %q, and Secrets are usually made in the cluster (ExternalSecret, SealedSecret, SOPS, an operator)", target.Namespace),
 			"render what makes it (add its path to contextPaths in .routeguard.yaml), or suppress " + CodeUnresolvedOutside + " for this object"
 	}
 	if c.Checkable(target) {
-		if o, ok := c.operatorOwner(target); ok {
-			return "the operator of " + o.String() + " may create it (an operator names what it makes after its resource), and routeguard cannot see what operators create",
-				"suppress " + CodeUnresolvedOutside + " for this object if the operator makes it; else fix the name"
+		if o, named, others, ok := c.operatorOwner(target); ok {
+			more := ""
+			if others > 0 {
+				more = fmt.Sprintf(" (and %d more custom resources there)", others)
+			}
+			if named {
+				return "the operator of " + o.String() + more + " may create it (an operator names what it makes after its resource), and routeguard cannot see what operators create",
+					"suppress " + CodeUnresolvedOutside + " for this object if the operator makes it; else fix the name"
+			}
+			return fmt.Sprintf("namespace %q holds %s%s, a custom resource routeguard does not model, whose operator may create it (routeguard cannot see what operators create)", target.Namespace, o, more),
+				"suppress " + CodeUnresolvedOutside + " for this object if an operator makes it; else fix the name"
 		}
 	}
-	if u, more, ok := c.unrenderedFor(gk, target.Namespace, target.Name); ok {
+	if u, more, ok := c.unrenderedFor(gk, target.Namespace, target.Name, from); ok {
 		reason := u.Reason
 		if more > 0 {
 			reason += fmt.Sprintf("; and %d more", more)

@@ -487,8 +487,9 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	res := &AppResult{App: app, Cluster: b.clusterOf(app.Spec.Destination)}
 	sources := app.Spec.AllSources()
 	ns := app.Spec.Destination.Namespace
+	makers, paths := appMakers(app, sources)
 	scope := func(reason string) analysis.UnrenderedScope {
-		return analysis.UnrenderedScope{Namespace: cmp.Or(ns, "*"), Reason: "Application " + app.Key() + ": " + reason}
+		return analysis.UnrenderedScope{Namespace: cmp.Or(ns, "*"), Reason: "Application " + app.Key() + ": " + reason, Makers: makers, Paths: paths}
 	}
 	if len(sources) == 0 {
 		res.Err = errors.New("has no spec.source, spec.sources or spec.sourceHydrator")
@@ -509,7 +510,7 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
 		for _, mc := range sr.MissingCharts {
 			res.Unrendered = append(res.Unrendered, analysis.UnrenderedScope{Namespace: cmp.Or(mc.Namespace, ns, "*"),
-				Reason: "Application " + app.Key() + ": its Kustomize chart " + mc.Name + " (" + mc.File + ") is not in the repository"})
+				Reason: "Application " + app.Key() + ": its Kustomize chart " + mc.Name + " (" + mc.File + ") is not in the repository", Makers: append([]string{mc.Name}, makers...)})
 		}
 		var sk *skipError
 		var nf *render.NotFetchedError
@@ -553,6 +554,26 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	}
 	res.Set = set
 	return res
+}
+
+// appMakers are the names an Application's objects are likely named
+// after (its name, its charts, their release names) and the repository
+// paths of its sources, to name it as the likeliest maker of an object
+// routeguard could not render.
+func appMakers(app *Application, sources []Source) (makers, paths []string) {
+	makers = []string{app.Name}
+	for _, s := range sources {
+		if s.Chart != "" {
+			makers = append(makers, s.Chart)
+		}
+		if s.Helm != nil && s.Helm.ReleaseName != "" {
+			makers = append(makers, s.Helm.ReleaseName)
+		}
+		if s.Path != "" && s.Chart == "" {
+			paths = append(paths, cleanPath(s.Path))
+		}
+	}
+	return makers, paths
 }
 
 // clusterOf names a destination's cluster by its server URL.

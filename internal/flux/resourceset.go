@@ -326,9 +326,10 @@ func (b *builder) copyFrom(o *manifest.Object) {
 // as written, or any namespace when one is templated (a tenant's).
 func resourceSetScopes(rs *manifest.Object, why string) []analysis.UnrenderedScope {
 	reason := fmt.Sprintf("%s %s", rs, why)
+	makers := []string{rs.Name}
 	spec, err := decodeResourceSet(rs)
 	if err != nil {
-		return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason}}
+		return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason, Makers: makers}}
 	}
 	nss := map[string]bool{}
 	anyNS := false
@@ -357,11 +358,11 @@ func resourceSetScopes(rs *manifest.Object, why string) []analysis.UnrenderedSco
 		}
 	}
 	if anyNS {
-		return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason}}
+		return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason, Makers: makers}}
 	}
 	var out []analysis.UnrenderedScope
 	for _, ns := range slices.Sorted(maps.Keys(nss)) {
-		out = append(out, analysis.UnrenderedScope{Namespace: ns, Reason: reason})
+		out = append(out, analysis.UnrenderedScope{Namespace: ns, Reason: reason, Makers: makers})
 	}
 	return out
 }

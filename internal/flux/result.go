@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -234,14 +236,28 @@ func UnbuiltScopes(o *manifest.Object, why string) []analysis.UnrenderedScope {
 	}
 	reason := fmt.Sprintf("%s %s", o, why)
 	tns := field.String(o.Body, "spec", "targetNamespace")
+	scope := func(ns string) analysis.UnrenderedScope {
+		u := analysis.UnrenderedScope{Namespace: ns, Reason: reason, Makers: []string{o.Name}}
+		if kustomization {
+			if p := field.String(o.Body, "spec", "path"); p != "" {
+				u.Paths = []string{path.Clean(strings.TrimPrefix(filepath.ToSlash(p), "/"))}
+			}
+			return u
+		}
+		for _, m := range []string{field.String(o.Body, "spec", "releaseName"), path.Base(field.String(o.Body, "spec", "chart", "spec", "chart")), field.String(o.Body, "spec", "chartRef", "name")} {
+			if m != "" && m != "." && m != "/" {
+				u.Makers = append(u.Makers, m)
+			}
+		}
+		return u
+	}
 	if !kustomization {
-		ns := cmp.Or(tns, o.Namespace)
-		return []analysis.UnrenderedScope{{Namespace: ns, Reason: reason}, {Namespace: "", Reason: reason}}
+		return []analysis.UnrenderedScope{scope(cmp.Or(tns, o.Namespace)), scope("")}
 	}
 	if tns != "" {
-		return []analysis.UnrenderedScope{{Namespace: tns, Reason: reason}, {Namespace: "", Reason: reason}}
+		return []analysis.UnrenderedScope{scope(tns), scope("")}
 	}
-	return []analysis.UnrenderedScope{{Namespace: "*", Reason: reason}}
+	return []analysis.UnrenderedScope{scope("*")}
 }
 
 // isNodeKind reports whether k names a Kustomization, HelmRelease or

@@ -67,8 +67,8 @@ func TestBackendRefs(t *testing.T) {
 		{Name: "namespace not rendered, other backend kinds skipped", Files: with("backend_outside.yaml"),
 			Want: []string{"RG0001 HTTPRoute apps/web"}},
 		{Name: "ExternalName Service: the port is used as written", Files: with("backend_externalname.yaml")},
-		{Name: "Services an operator makes for its resources cannot be checked; a typo can", Files: with("backend_operator_made.yaml"),
-			Want: []string{"RG0001 HTTPRoute apps/metrics", "RG0001 HTTPRoute apps/pg", "RG1101 HTTPRoute apps/typo"}},
+		{Name: "Services an operator may make for its resources cannot be checked; a typo beside no such resource can", Files: with("backend_operator_made.yaml"),
+			Want: []string{"RG0001 HTTPRoute apps/metrics", "RG0001 HTTPRoute apps/pg", "RG0001 HTTPRoute apps/typo", "RG1101 HTTPRoute web/typo"}},
 	})
 }
 
