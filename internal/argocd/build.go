@@ -508,6 +508,9 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	set := manifest.NewSet()
 	for i, src := range sources {
 		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
+		if slices.ContainsFunc(sr.Remote, render.RemoteRef.AddsObjects) {
+			res.Unrendered = append(res.Unrendered, scope("it is rendered without what its kustomization names remotely ("+sr.Remote[0].String()+")"))
+		}
 		for _, mc := range sr.MissingCharts {
 			res.Unrendered = append(res.Unrendered, analysis.UnrenderedScope{Namespace: cmp.Or(mc.Namespace, ns, "*"),
 				Reason: "Application " + app.Key() + ": its Kustomize chart " + mc.Name + " (" + mc.File + ") is not in the repository", Makers: append([]string{mc.Name}, makers...)})

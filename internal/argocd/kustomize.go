@@ -30,12 +30,13 @@ import (
 // commonLabels, commonAnnotations, namespace, patches, components.
 //
 // A helmCharts chart that is not in the repository is left out (Argo CD's
-// repo-server would pull it; routeguard never does) and returned, so that
-// the rest of the app is still checked and what the chart deploys is
+// repo-server would pull it; routeguard never does) and returned, and so is
+// what the kustomizations name remotely when the network is not allowed,
+// so that the rest of the app is still checked and what they deploy is
 // "cannot check".
-func (b *builder) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, []render.MissingChart, error) {
+func (b *builder) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, []render.MissingChart, []render.RemoteRef, error) {
 	opts := b.baseOptions(app, appDir)
-	opts.SkipMissingCharts = true
+	opts.SkipMissingCharts, opts.SkipRemote = true, true
 	opts.Helm.KubeVersion = b.opts.KubeVersion
 	opts.Helm.APIVersions = b.opts.APIVersions
 	if k := src.Kustomize; k != nil {
@@ -45,7 +46,7 @@ func (b *builder) renderKustomize(ctx context.Context, app *Application, src Sou
 		}
 		edits, err := kustomizeEdits(k, env, b.repo, appDir)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if len(edits) > 0 {
 			opts.Kustomize.Edit = func(fsys filesys.FileSystem) error {
@@ -60,9 +61,9 @@ func (b *builder) renderKustomize(ctx context.Context, app *Application, src Sou
 	}
 	res, err := render.Render(ctx, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return res.Set, res.MissingCharts, nil
+	return res.Set, res.MissingCharts, res.Remote, nil
 }
 
 type kustomizeEdit func(fsys filesys.FileSystem) error

@@ -2,6 +2,7 @@ package argocd
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -46,5 +47,34 @@ helmCharts:
 	slices.Sort(codes)
 	if want := []string{"RG0001 argocd", "RG1101 typo"}; !slices.Equal(codes, want) {
 		t.Errorf("findings %v, want %v (all: %+v)", codes, want, byApp)
+	}
+}
+
+// An Application whose kustomization names a remote base (a Git
+// repository) besides its own files is partly rendered offline: its own
+// routes are checked, what the base adds is "cannot check" in the
+// destination namespace, and a warning names file:line and the kind of
+// remote; a remote generator file adds no object (no unrendered scope).
+func TestKustomizeRemotePartlyRendered(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"argocd/infra.yaml": application("infra", "gateway-system", "infra", ""),
+		"infra/kustomization.yaml": `resources:
+  - gateway.yaml
+  - https://github.com/kubernetes-sigs/gateway-api//config/crd?ref=v1.2.0
+configMapGenerator:
+  - name: dashboards
+    files: [dash.json=https://grafana.example.com/api/dashboards/1.json]
+`,
+		"infra/gateway.yaml": platformGateway,
+	})
+	res := build(t, root, Options{}, "argocd")
+	a := app(t, res, "argocd/infra")
+	if a.Status() != "partial" || a.Set == nil || len(a.Sources) != 1 || len(a.Sources[0].Remote) != 2 || len(a.Unrendered) != 1 {
+		t.Fatalf("status %s, sources %+v, unrendered %+v, err %v", a.Status(), a.Sources, a.Unrendered, a.Err)
+	}
+	notes := a.LeftOut()
+	if len(notes) != 2 || !strings.Contains(notes[0].Text, `infra/kustomization.yaml:3: resources "https://github.com/kubernetes-sigs/gateway-api//config/crd?ref=v1.2.0" is a remote resource (a Git repository)`) ||
+		!strings.Contains(notes[1].Text, "configMapGenerator[].files") || !strings.Contains(notes[1].Text, "a remote generator input (an HTTP(S) file)") {
+		t.Errorf("notices %+v", notes)
 	}
 }

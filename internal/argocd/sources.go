@@ -38,6 +38,9 @@ type SourceResult struct {
 	// MissingCharts are Kustomize helmCharts charts not in the repository,
 	// left out of a source that rendered otherwise (partly rendered).
 	MissingCharts []render.MissingChart
+	// Remote are what the source's kustomizations name remotely, left out
+	// offline from a source that rendered otherwise (partly rendered).
+	Remote []render.RemoteRef
 }
 
 // skipError is a source routeguard cannot render; its reason becomes a
@@ -95,7 +98,7 @@ func (b *builder) renderSource(ctx context.Context, app *Application, i int, src
 	case ToolHelm:
 		set, err = b.renderHelm(ctx, app, src, appDir, refs, multi, env)
 	case ToolKustomize:
-		set, res.MissingCharts, err = b.renderKustomize(ctx, app, src, appDir, env)
+		set, res.MissingCharts, res.Remote, err = b.renderKustomize(ctx, app, src, appDir, env)
 	case ToolPlugin:
 		set, err = b.renderPlugin(ctx, app, src, appDir)
 	default:

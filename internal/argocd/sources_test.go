@@ -381,7 +381,7 @@ func TestNotFetchedSkipped(t *testing.T) {
 		"apps/broken/kustomization.yaml": "resources:\n- missing.yaml\n",
 	})
 	res := build(t, root, Options{}, "argocd")
-	for key, want := range map[string]string{"argocd/remote": `is remote; routeguard renders offline`, "argocd/chart": "routeguard does not download the charts of Kustomize helmCharts"} {
+	for key, want := range map[string]string{"argocd/remote": `is a remote resource (an HTTP(S) file), which routeguard does not fetch offline`, "argocd/chart": "routeguard does not download the charts of Kustomize helmCharts"} {
 		a := app(t, res, key)
 		if a.Err != nil {
 			t.Errorf("%s: error %v, want the source skipped", key, a.Err)

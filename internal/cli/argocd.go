@@ -291,12 +291,8 @@ func skipNotices(res *argocd.Result) []pipeline.Notice {
 				out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
 					"Application %s: skipped: %s; what it deploys in namespace %q cannot be checked", a.App.Key(), s.Skipped, cmp.Or(a.App.Spec.Destination.Namespace, "*"))})
 			}
-			for _, mc := range s.MissingCharts {
-				out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
-					"Application %s: partly rendered: %s is not in the repository (Kustomize helmCharts; routeguard never downloads them, Argo CD's repo-server would pull it); the rest of the app is checked, what the chart deploys in namespace %q cannot be; vendor it under the kustomization's chart home (helm pull --untar --untardir charts/%s-%s) to check it",
-					a.App.Key(), mc, cmp.Or(mc.Namespace, a.App.Spec.Destination.Namespace, "*"), mc.Name, mc.Version)})
-			}
 		}
+		out = append(out, a.LeftOut()...)
 	}
 	for _, s := range res.AppSets {
 		if s.Skipped != "" {

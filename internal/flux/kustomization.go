@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
@@ -86,16 +87,21 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 	var fsys filesys.FileSystem = overlayFS{FileSystem: limitFS{FileSystem: base, b: b, display: display}, path: kabs, data: data}
 	var offline *offlineFS
 	if !b.opts.AllowNetwork {
-		offline = &offlineFS{FileSystem: fsys, display: display}
+		offline = &offlineFS{FileSystem: fsys, disk: limitFS{FileSystem: base, b: b, display: display}, display: display}
 		fsys = offline
 	}
 	resMap, err := kustomizeBuild(fsys, dirPath)
-	if offline != nil && offline.refusal() != "" {
-		return nil, skip("remote base needs the network", "spec.path %s: %s, which routeguard does not fetch offline; pass --allow-network, or vendor it into the repository", ks.Spec.Path, offline.refusal())
+	var remote []render.RemoteRef
+	if offline != nil {
+		remote = offline.remote()
+	}
+	if err != nil && len(remote) > 0 {
+		return nil, skip("remote base needs the network", "spec.path %s: %s, which routeguard does not fetch offline, and it does not build without it; pass --allow-network, or vendor it into the repository", ks.Spec.Path, remoteList(remote))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("kustomize build of spec.path %s failed: %w", ks.Spec.Path, err)
 	}
+	b.partlyBuilt(n, remote)
 	origins, err := render.NewOrigins(o.dir)
 	if err != nil {
 		return nil, err
@@ -183,4 +189,27 @@ func (b *builder) substitutionError(err error) error {
 		se.Line = variableLine(b.root, se)
 	}
 	return err
+}
+
+// partlyBuilt records the remote parts a Kustomization was built without:
+// a warning each, and, for those that add objects (a remote resource or
+// base), an unrendered scope where the Kustomization puts its objects.
+func (b *builder) partlyBuilt(n *Node, remote []render.RemoteRef) {
+	addsObjects := false
+	for _, r := range remote {
+		n.Partial = append(n.Partial, r.String()+", which routeguard does not fetch offline; built without it (pass --allow-network to fetch it, or vendor it into the repository)")
+		addsObjects = addsObjects || r.AddsObjects()
+	}
+	if addsObjects {
+		n.Unrendered = append(n.Unrendered, UnbuiltScopes(n.Object, "is built without its remote resources ("+remoteList(remote)+")")...)
+	}
+}
+
+// remoteList names remote references for a message.
+func remoteList(remote []render.RemoteRef) string {
+	parts := make([]string, len(remote))
+	for i, r := range remote {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, "; ")
 }

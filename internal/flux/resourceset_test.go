@@ -201,7 +201,7 @@ spec:
 	if !slices.Equal(names, []string{"eu-prod=" + inputID("matrix=0/defaults=0"), "us-prod=" + inputID("matrix=1/defaults=0")}) {
 		t.Errorf("permutations %v", names)
 	}
-	if !strings.Contains(res.Stats.Summary(), "(1 of them partly)") {
+	if !strings.Contains(res.Stats.Summary(), "; 1 built partly;") {
 		t.Errorf("summary %q", res.Stats.Summary())
 	}
 }

@@ -61,9 +61,6 @@ func (s Stats) Summary() string {
 	if s.ResourceSets > 0 {
 		line += fmt.Sprintf(", rendered %d ResourceSets", s.ResourceSets)
 	}
-	if s.Partial > 0 {
-		line += fmt.Sprintf(" (%d of them partly)", s.Partial)
-	}
 	line += fmt.Sprintf(", skipped %d", s.Skipped)
 	if s.Skipped > 0 {
 		var parts []string
@@ -72,7 +69,11 @@ func (s Stats) Summary() string {
 		}
 		line += " (" + strings.Join(parts, ", ") + ")"
 	}
-	return line + fmt.Sprintf(", failed %d; %d objects", s.Failed, s.Objects)
+	line += fmt.Sprintf(", failed %d", s.Failed)
+	if s.Partial > 0 {
+		line += fmt.Sprintf("; %d built partly", s.Partial)
+	}
+	return line + fmt.Sprintf("; %d objects", s.Objects)
 }
 
 // result orders the nodes, assembles the objects and the findings.

@@ -389,12 +389,18 @@ func TestBuildTreeRemoteBase(t *testing.T) {
 	if hits.Load() != 0 {
 		t.Errorf("offline build reached the network (%d requests)", hits.Load())
 	}
-	f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb")
-	if len(f) != 1 || !strings.Contains(f[0].Message, `apps/web/nullpb/app/kustomization.yaml lists the remote resources "`+srv.URL+`/remote.yaml"`) || !strings.Contains(f[0].Message, "--allow-network") {
-		t.Errorf("remote base offline: %+v", f)
+	// Built without the remote resource: partly, with a warning naming
+	// file:line and what kind of remote it is, and an unrendered scope.
+	n := nodeOf(t, res, "Kustomization flux-system/nullpb")
+	if n.Status != Built || len(n.Partial) != 1 || !strings.Contains(n.Partial[0], `apps/web/nullpb/app/kustomization.yaml:1: resources "`+srv.URL+`/remote.yaml" is a remote resource (an HTTP(S) file)`) ||
+		!strings.Contains(n.Partial[0], "--allow-network") || len(n.Unrendered) == 0 {
+		t.Errorf("remote base offline: %s %s partial %v unrendered %v", n.Status, n.Reason, n.Partial, n.Unrendered)
 	}
-	if res.Stats.SkippedBy["remote base needs the network"] != 1 {
-		t.Errorf("summary: %s", res.Stats.Summary())
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "nullpb"); !ok {
+		t.Errorf("the rest of the Kustomization was not built")
+	}
+	if res.Stats.Partial != 1 || len(findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb")) != 0 {
+		t.Errorf("summary: %s; findings %+v", res.Stats.Summary(), res.Findings)
 	}
 	res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), AllowNetwork: true})
 	if err != nil {
@@ -402,6 +408,19 @@ func TestBuildTreeRemoteBase(t *testing.T) {
 	}
 	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "remote"); !ok || hits.Load() == 0 {
 		t.Errorf("with the network the remote resource was not built (%d requests)", hits.Load())
+	}
+	// A patch of what the remote resource holds: the build fails without
+	// it, so it is not built here (not failing).
+	files["apps/web/nullpb/app/kustomization.yaml"] = "resources: [cm.yaml, " + srv.URL + "/remote.yaml]\npatches:\n  - path: p.yaml\n"
+	files["apps/web/nullpb/app/p.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: remote, namespace: web}\ndata: {x: y}\n"
+	root = writeRepo(t, files)
+	res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb"); len(f) != 1 || !strings.Contains(f[0].Message, "it does not build without it") ||
+		res.Stats.SkippedBy["remote base needs the network"] != 1 {
+		t.Errorf("remote base the build needs: %+v; %s", f, res.Stats.Summary())
 	}
 }
 
@@ -415,10 +434,10 @@ func TestBuildTreeRemoteFilesOffline(t *testing.T) {
 		fmt.Fprint(w, "{}")
 	}))
 	defer srv.Close()
-	for _, tc := range []struct{ name, kustomization, field string }{
-		{"configMapGenerator file", "resources: [cm.yaml]\nconfigMapGenerator:\n  - name: dash\n    files: [\"dash.json=" + srv.URL + "/dash.json\"]\n", "configMapGenerator[].files"},
-		{"secretGenerator env", "resources: [cm.yaml]\nsecretGenerator:\n  - name: s\n    envs: [\"" + srv.URL + "/s.env\"]\n", "secretGenerator[].envs"},
-		{"patch path", "resources: [cm.yaml]\npatches:\n  - path: " + srv.URL + "/p.yaml\n", "patches[].path"},
+	for _, tc := range []struct{ name, kustomization, field, what string }{
+		{"configMapGenerator file", "resources: [cm.yaml]\nconfigMapGenerator:\n  - name: dash\n    files: [\"dash.json=" + srv.URL + "/dash.json\"]\n", "configMapGenerator[].files", "a remote generator input (an HTTP(S) file)"},
+		{"secretGenerator env", "resources: [cm.yaml]\nsecretGenerator:\n  - name: s\n    envs: [\"" + srv.URL + "/s.env\"]\n", "secretGenerator[].envs", "a remote generator input"},
+		{"patch path", "resources: [cm.yaml]\npatches:\n  - path: " + srv.URL + "/p.yaml\n", "patches[].path", "a remote patch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := maps2(homeLab)
@@ -431,9 +450,13 @@ func TestBuildTreeRemoteFilesOffline(t *testing.T) {
 			if hits.Load() != 0 {
 				t.Fatalf("offline build reached the network (%d requests)", hits.Load())
 			}
-			f := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/nullpb")
-			if len(f) != 1 || !strings.Contains(f[0].Message, "lists the remote "+tc.field) {
-				t.Errorf("want one not-built finding naming %s: %+v", tc.field, f)
+			n := nodeOf(t, res, "Kustomization flux-system/nullpb")
+			if n.Status != Built || len(n.Partial) != 1 || !strings.Contains(n.Partial[0], tc.field+` "`+srv.URL) || !strings.Contains(n.Partial[0], tc.what) {
+				t.Errorf("want the Kustomization built without %s (%s): %s %s %v", tc.field, tc.what, n.Status, n.Reason, n.Partial)
+			}
+			// A file or patch adds no object: no unrendered scope.
+			if len(n.Unrendered) != 0 {
+				t.Errorf("unrendered %v", n.Unrendered)
 			}
 			if f := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/nullpb"); len(f) != 0 {
 				t.Errorf("a remote file offline is a build failure: %+v", f)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -199,4 +200,139 @@ func seqItems(n *yaml.Node) []*yaml.Node {
 		return nil
 	}
 	return n.Content
+}
+
+// RemoteRef is a string of a kustomization that Kustomize would fetch from
+// the network (isRemoteRef): a remote base, resource or component, a
+// generator's file, a patch.
+type RemoteRef struct {
+	File  string // the kustomization, as users see it
+	Line  int
+	Field string // "resources", "configMapGenerator[].files", ...
+	Value string
+}
+
+// What says what kind of remote it is: "a remote resource (a Git
+// repository)", "a remote generator input (an HTTP(S) file)", ...
+func (r RemoteRef) What() string {
+	kind := "an HTTP(S) file"
+	if looksLikeGit(r.Value) {
+		kind = "a Git repository"
+	}
+	what := map[string]string{"resources": "resource", "bases": "base", "components": "component", "crds": "CRD file",
+		"configurations": "configuration", "generators": "generator", "transformers": "transformer", "validators": "validator",
+		"patchesStrategicMerge": "patch", "patches[].path": "patch", "patchesJson6902[].path": "patch", "replacements[].path": "replacement",
+		"openapi.path": "OpenAPI schema", "helmCharts[].valuesFile": "Helm values file", "helmCharts[].additionalValuesFiles": "Helm values file"}[r.Field]
+	if strings.Contains(r.Field, "Generator[]") {
+		what = "generator input"
+	}
+	return "a remote " + cmp.Or(what, r.Field+" entry") + " (" + kind + ")"
+}
+
+// looksLikeGit reports whether a remote reference names a Git repository
+// (Kustomize clones it) rather than a file it downloads.
+func looksLikeGit(v string) bool {
+	l := strings.ToLower(strings.TrimSpace(v))
+	switch {
+	case strings.HasPrefix(l, "git::"), userPrefix.MatchString(l), strings.HasPrefix(l, "github.com/"), strings.HasPrefix(l, "github.com:"),
+		strings.Contains(l, "?ref="), strings.Contains(l, "?version="), strings.Contains(l, "?submodules="),
+		strings.HasSuffix(l, ".git"), strings.Contains(l, ".git/"), strings.Contains(l, ".git?"):
+		return true
+	}
+	_, rest, ok := strings.Cut(l, "://")
+	return ok && strings.Contains(rest, "//") // repo//path
+}
+
+// AddsObjects reports whether what the reference names adds objects to the
+// build (a base, resource, component or CRD), rather than data or changes
+// to objects the build has (a generator's file, a patch).
+func (r RemoteRef) AddsObjects() bool {
+	switch r.Field {
+	case "resources", "bases", "components", "crds":
+		return true
+	}
+	return false
+}
+
+func (r RemoteRef) String() string {
+	return fmt.Sprintf("%s:%d: %s %q is %s", r.File, r.Line, r.Field, r.Value, r.What())
+}
+
+// DropRemoteRefs removes from the kustomization m every string Kustomize
+// would fetch from the network (those FirstRemoteRef finds), so that the
+// rest builds offline, and returns them (file names the kustomization in
+// them). A generator entry or patch left without its remote file is
+// removed whole.
+func DropRemoteRefs(m *yaml.Node, file string) []RemoteRef {
+	var out []RemoteRef
+	remote := func(n *yaml.Node, field string) bool {
+		if n == nil || n.Kind != yaml.ScalarNode || strings.Contains(n.Value, "\n") {
+			return false
+		}
+		v := n.Value
+		if strings.HasSuffix(field, ".files") || strings.HasSuffix(field, ".envs") {
+			if _, after, ok := strings.Cut(v, "="); ok {
+				v = after
+			}
+		}
+		if !isRemoteRef(v) {
+			return false
+		}
+		out = append(out, RemoteRef{File: file, Line: n.Line, Field: field, Value: v})
+		return true
+	}
+	filter := func(seq *yaml.Node, keep func(*yaml.Node) bool) {
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			return
+		}
+		kept := seq.Content[:0]
+		for _, item := range seq.Content {
+			if keep(item) {
+				kept = append(kept, item)
+			}
+		}
+		seq.Content = kept
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i].Value, m.Content[i+1]
+		switch {
+		case pathFields[key]:
+			filter(val, func(n *yaml.Node) bool { return !remote(n, key) })
+		case key == "patches" || key == "patchesJson6902" || key == "replacements":
+			filter(val, func(n *yaml.Node) bool { return !remote(mappingValue(n, "path"), key+"[].path") })
+		case key == "configMapGenerator" || key == "secretGenerator":
+			for _, item := range seqItems(val) {
+				for _, f := range []string{"files", "envs"} {
+					filter(mappingValue(item, f), func(n *yaml.Node) bool { return !remote(n, key+"[]."+f) })
+				}
+				if remote(mappingValue(item, "env"), key+"[].env") {
+					deleteKey(item, "env")
+				}
+			}
+		case key == "helmCharts":
+			for _, item := range seqItems(val) {
+				if remote(mappingValue(item, "valuesFile"), "helmCharts[].valuesFile") {
+					deleteKey(item, "valuesFile")
+				}
+				filter(mappingValue(item, "additionalValuesFiles"), func(n *yaml.Node) bool { return !remote(n, "helmCharts[].additionalValuesFiles") })
+			}
+		case key == "openapi":
+			if remote(mappingValue(val, "path"), "openapi.path") {
+				deleteKey(val, "path")
+			}
+		}
+	}
+	return out
+}
+
+func deleteKey(m *yaml.Node, key string) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
 }

@@ -27,6 +27,13 @@ func scrubHelmShim(msg, command string) string {
 }
 
 // scrubbed is an error with another message, still wrapping the original.
+// leftOut is what a Kustomize build for the analysis was rendered without
+// (Options.SkipMissingCharts, Options.SkipRemote).
+type leftOut struct {
+	charts []MissingChart
+	remote []RemoteRef
+}
+
 type scrubbed struct {
 	msg string
 	err error
@@ -41,16 +48,17 @@ func (s scrubbed) Unwrap() error { return s.err }
 // be loaded, as with --load-restrictor LoadRestrictionsNone), only built-in
 // plugins run, and helmCharts are inflated through routeguard's own Helm SDK
 // shim (opts.HelmCommand), so no helm binary is needed.
-func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) (*manifest.Set, []MissingChart, error) {
+func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) (*manifest.Set, leftOut, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, leftOut{}, err
 	}
 	fsys := newConfinedFS(r, opts.AllowNetwork, opts.maxFileBytes())
 	fsys.skipMissingCharts, fsys.missingSeen = opts.SkipMissingCharts, map[MissingChart]bool{}
+	fsys.skipRemote = opts.SkipRemote && !opts.AllowNetwork
 	if edit := opts.Kustomize.Edit; edit != nil {
 		efs := newEditFS(r, appDir, opts.maxFileBytes())
 		if err := edit(efs); err != nil {
-			return nil, nil, fmt.Errorf("%s: editing the kustomization: %w", r.rel(appDir), err)
+			return nil, leftOut{}, fmt.Errorf("%s: editing the kustomization: %w", r.rel(appDir), err)
 		}
 		fsys.overlay = efs.overlay()
 	}
@@ -63,11 +71,11 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 	// a symlink and a small file.
 	self, err := selfExecutable(opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, leftOut{}, err
 	}
 	command, cleanup, err := newHelmShim(self, helmShimConfig{Root: r.dir, AllowNetwork: opts.AllowNetwork, MaxFileBytes: opts.maxFileBytes(), Guard: shimGuard()})
 	if err != nil {
-		return nil, nil, err
+		return nil, leftOut{}, err
 	}
 	defer cleanup()
 	kopts.PluginConfig.HelmConfig = types.HelmConfig{
@@ -81,22 +89,25 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		r.trace.Opaque("Kustomize helmCharts are rendered in a child process, which is not traced")
 	}
 	if fsys.refused != nil {
-		return nil, nil, fsys.refused
+		return nil, leftOut{}, fsys.refused
 	}
 	if err != nil {
 		err = fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), scrubbed{r.relativize(scrubHelmShim(err.Error(), command)), err})
 		if helmShimWasAskedToPull(command) {
-			return nil, nil, &NotFetchedError{msg: err.Error(), err: err}
+			return nil, leftOut{}, &NotFetchedError{msg: err.Error(), err: err}
 		}
 		if len(fsys.missing) > 0 {
 			// Without them the build fails (a patch targets what a chart
 			// makes): the app needs them, as when they are pulled.
-			return nil, nil, &NotFetchedError{msg: fmt.Sprintf("%s is not in the repository (Kustomize helmCharts; routeguard never downloads them), and the build fails without it: %v", fsys.missing[0], err), err: err}
+			return nil, leftOut{}, &NotFetchedError{msg: fmt.Sprintf("%s is not in the repository (Kustomize helmCharts; routeguard never downloads them), and the build fails without it: %v", fsys.missing[0], err), err: err}
+		}
+		if len(fsys.remote) > 0 {
+			return nil, leftOut{}, &NotFetchedError{msg: fmt.Sprintf("%s, which routeguard does not fetch offline (--allow-network), and the build fails without it: %v", fsys.remote[0], err), err: err}
 		}
 		if opts.AllowNetwork && networkFailure(err) {
-			return nil, nil, &NotFetchedError{msg: "a remote resource could not be fetched (the network failed): " + err.Error(), err: err, tried: true}
+			return nil, leftOut{}, &NotFetchedError{msg: "a remote resource could not be fetched (the network failed): " + err.Error(), err: err, tried: true}
 		}
-		return nil, nil, err
+		return nil, leftOut{}, err
 	}
 	keepOrigins := false
 	for _, n := range kustomizationFileNames {
@@ -110,7 +121,7 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 	for i, res := range resMap.Resources() {
 		body, err := res.Map()
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: kustomize output %d: %w", r.rel(appDir), i, err)
+			return nil, leftOut{}, fmt.Errorf("%s: kustomize output %d: %w", r.rel(appDir), i, err)
 		}
 		src := manifest.Source{File: r.rel(appDir), Doc: i}
 		var fields *manifest.FieldIndex
@@ -122,21 +133,24 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		}
 		o, err := manifest.FromBody(body, src)
 		if err != nil {
-			return nil, nil, err
+			return nil, leftOut{}, err
 		}
 		// Lines of fields as written in the resource's file; a field that a
 		// patch or transformer added is not there, and its finding points
 		// at the nearest field that is.
 		o.Fields = fields
 		if err := set.Add(o); err != nil {
-			return nil, nil, err
+			return nil, leftOut{}, err
 		}
 	}
 	if len(fsys.missing) > 0 && set.Len() == 0 {
 		// Nothing but charts routeguard does not have: not rendered at all.
-		return nil, nil, &NotFetchedError{msg: fmt.Sprintf("%s is not in the repository: %s", fsys.missing[0], notDownloaded)}
+		return nil, leftOut{}, &NotFetchedError{msg: fmt.Sprintf("%s is not in the repository: %s", fsys.missing[0], notDownloaded)}
 	}
-	return set, fsys.missing, nil
+	if len(fsys.remote) > 0 && set.Len() == 0 {
+		return nil, leftOut{}, &NotFetchedError{msg: fmt.Sprintf("%s, which routeguard does not fetch offline; pass --allow-network, or vendor it into the repository", fsys.remote[0])}
+	}
+	return set, leftOut{charts: fsys.missing, remote: fsys.remote}, nil
 }
 
 // lineFinder maps a Kustomize origin (file relative to the build directory)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -42,6 +43,10 @@ type confinedFS struct {
 	skipMissingCharts bool
 	missing           []MissingChart
 	missingSeen       map[MissingChart]bool
+	// skipRemote: leave out what the kustomizations name remotely
+	// (Options.SkipRemote, offline); remote lists it.
+	skipRemote bool
+	remote     []RemoteRef
 	// refused is the first reference refused. Kustomize hides read errors
 	// of kustomization files behind "file not found", so the error is kept
 	// here and reported after the build.
@@ -165,6 +170,13 @@ func (c *confinedFS) prepareKustomization(p string, data []byte) ([]byte, error)
 		return data, nil
 	}
 	m := doc.Content[0]
+	if c.skipRemote {
+		for _, ref := range DropRemoteRefs(m, c.root.rel(p)) {
+			if !slices.Contains(c.remote, ref) {
+				c.remote = append(c.remote, ref)
+			}
+		}
+	}
 	if err := c.checkKustomization(p, m); err != nil {
 		// Refused before Kustomize sees it: nothing is fetched or written.
 		return nil, c.refuse(err)

@@ -34,6 +34,12 @@ type Options struct {
 	// NotFetchedError. For analysis only: what is rendered is not the whole
 	// app, so it must never be output where it is applied (cmp generate).
 	SkipMissingCharts bool
+	// SkipRemote renders a Kustomize app without what its kustomizations
+	// name remotely (a base, resource or component, a generator's file, a
+	// patch) when the network is not allowed, listing them in
+	// Result.Remote, instead of failing with NotFetchedError. For analysis
+	// only, as SkipMissingCharts.
+	SkipRemote bool
 
 	Helm      HelmOptions
 	Directory DirectoryOptions
@@ -139,6 +145,9 @@ type Result struct {
 	// MissingCharts are the helmCharts entries left out of Set
 	// (Options.SkipMissingCharts), in the order Kustomize read them.
 	MissingCharts []MissingChart
+	// Remote are the remote references left out of Set
+	// (Options.SkipRemote), in the order Kustomize read them.
+	Remote []RemoteRef
 }
 
 func (o Options) maxFileBytes() int64 {

@@ -81,7 +81,9 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{Tool: r.detect(appDir), Path: r.rel(appDir), RepoRoot: r.dir}
 	switch res.Tool {
 	case ToolKustomize:
-		res.Set, res.MissingCharts, err = renderKustomize(ctx, r, appDir, opts)
+		var left leftOut
+		res.Set, left, err = renderKustomize(ctx, r, appDir, opts)
+		res.MissingCharts, res.Remote = left.charts, left.remote
 	case ToolHelm:
 		res.Set, err = renderHelm(ctx, r, appDir, opts)
 	default:

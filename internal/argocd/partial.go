@@ -1,0 +1,34 @@
+package argocd
+
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/routeguard/routeguard/internal/pipeline"
+)
+
+// LeftOut says, one warning per part, what the Application's sources were
+// rendered without (partly rendered, for the analysis only): Kustomize
+// helmCharts charts that are not in the repository, and what its
+// kustomizations name remotely when the network is not allowed.
+func (a *AppResult) LeftOut() []pipeline.Notice {
+	var out []pipeline.Notice
+	ns := a.App.Spec.Destination.Namespace
+	for _, s := range a.Sources {
+		for _, mc := range s.MissingCharts {
+			out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+				"Application %s: partly rendered: %s is not in the repository (Kustomize helmCharts; routeguard never downloads them, Argo CD's repo-server would pull it); the rest of the app is checked, what the chart deploys in namespace %q cannot be; vendor it under the kustomization's chart home (helm pull --untar --untardir charts/%s-%s) to check it",
+				a.App.Key(), mc, cmp.Or(mc.Namespace, ns, "*"), mc.Name, mc.Version)})
+		}
+		for _, r := range s.Remote {
+			what := "the rest of the app is checked"
+			if r.AddsObjects() {
+				what = fmt.Sprintf("the rest of the app is checked, what it adds in namespace %q cannot be", cmp.Or(ns, "*"))
+			}
+			out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+				"Application %s: partly rendered: %s, which routeguard does not fetch offline (Argo CD's repo-server would); %s; pass --allow-network to fetch it",
+				a.App.Key(), r, what)})
+		}
+	}
+	return out
+}
