@@ -150,9 +150,10 @@ func TestCMPGenerateReportCapped(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
-	// Plugin notes (routeguard: note: ...) may follow the report.
+	// Plugin notes and warnings (routeguard: note: ..., warning: ...) may
+	// follow the report.
 	if len(lines) < 22 || !strings.HasPrefix(lines[21], "... and ") || !strings.HasSuffix(lines[21], " more") ||
-		(len(lines) > 22 && !strings.HasPrefix(lines[22], "routeguard: note: ")) {
+		(len(lines) > 22 && !strings.HasPrefix(lines[22], "routeguard: note: ") && !strings.HasPrefix(lines[22], "routeguard: warning: ")) {
 		t.Errorf("want summary, 20 findings and '... and K more'; got %d lines:\n%s", len(lines), stderr)
 	}
 	if !strings.HasPrefix(lines[0], "routeguard: ") || !strings.Contains(lines[0], " errors, ") {
