@@ -508,6 +508,13 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	set := manifest.NewSet()
 	for i, src := range sources {
 		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
+		if md := sr.MissingDependencies; md != nil {
+			u := scope("its chart " + md.Chart + " is rendered without its dependencies, which routeguard could not have (" + dependencyNames(md) + ")")
+			for _, d := range md.Missing {
+				u.Makers = append(u.Makers, d.Name)
+			}
+			res.Unrendered = append(res.Unrendered, u)
+		}
 		if slices.ContainsFunc(sr.Remote, render.RemoteRef.AddsObjects) {
 			res.Unrendered = append(res.Unrendered, scope("it is rendered without what its kustomization names remotely ("+sr.Remote[0].String()+")"))
 		}

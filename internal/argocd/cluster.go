@@ -290,7 +290,7 @@ func (a *AppResult) Status() string {
 			skippedAny = true
 		case s.Tool != "":
 			renderedAny = true
-			skippedAny = skippedAny || len(s.MissingCharts) > 0 || len(s.Remote) > 0
+			skippedAny = skippedAny || len(s.MissingCharts) > 0 || len(s.Remote) > 0 || s.MissingDependencies != nil
 		}
 	}
 	switch {

@@ -233,18 +233,22 @@ func (b *builder) confine(p, extra string) (string, error) {
 }
 
 // renderHelm renders a chart in this repository.
-func (b *builder) renderHelm(ctx context.Context, app *Application, src Source, appDir string, refs map[string]Source, multi bool, env buildEnv) (*manifest.Set, error) {
+// A dependency that cannot be had (not vendored, not fetchable) is left
+// out and returned, and the chart's own templates are rendered, so that its
+// routes are checked and what the dependency deploys is "cannot check".
+func (b *builder) renderHelm(ctx context.Context, app *Application, src Source, appDir string, refs map[string]Source, multi bool, env buildEnv) (*manifest.Set, *render.MissingDependenciesError, error) {
 	h, err := b.helmOptions(app, src, appDir, appDir, refs, multi, env)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	h.SkipMissingDependencies = true
 	opts := b.baseOptions(app, appDir)
 	opts.Helm = h
 	res, err := render.Render(ctx, opts)
 	if err != nil {
-		return nil, helmSkip(err)
+		return nil, nil, helmSkip(err)
 	}
-	return res.Set, nil
+	return res.Set, res.MissingDependencies, nil
 }
 
 // helmSkip turns a chart whose dependencies cannot be fetched into a

@@ -41,6 +41,9 @@ type SourceResult struct {
 	// Remote are what the source's kustomizations name remotely, left out
 	// offline from a source that rendered otherwise (partly rendered).
 	Remote []render.RemoteRef
+	// MissingDependencies are a chart's dependencies that could not be had,
+	// left out of a chart whose own templates rendered (partly rendered).
+	MissingDependencies *render.MissingDependenciesError
 }
 
 // skipError is a source routeguard cannot render; its reason becomes a
@@ -96,7 +99,7 @@ func (b *builder) renderSource(ctx context.Context, app *Application, i int, src
 	var set *manifest.Set
 	switch tool {
 	case ToolHelm:
-		set, err = b.renderHelm(ctx, app, src, appDir, refs, multi, env)
+		set, res.MissingDependencies, err = b.renderHelm(ctx, app, src, appDir, refs, multi, env)
 	case ToolKustomize:
 		set, res.MissingCharts, res.Remote, err = b.renderKustomize(ctx, app, src, appDir, env)
 	case ToolPlugin:

@@ -148,6 +148,10 @@ func analyzePath(cmd *cobra.Command, env *Env, rf *renderFlags, af *analysisFlag
 		req.RepoRoot = cmp.Or(rf.repoRoot, req.AppDir)
 		req.Context = &opts
 	} else {
+		// Chart dependencies are built as Argo CD builds them (file://
+		// from the repository); those that cannot be had leave the chart's
+		// own templates checked, never a failed analysis.
+		opts.Helm.BuildDependencies, opts.Helm.SkipMissingDependencies = true, true
 		req.Render = &opts
 	}
 	return pipeline.Run(cmd.Context(), req)

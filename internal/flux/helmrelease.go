@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -61,7 +63,7 @@ func (b *builder) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Ob
 	if cs.origin != nil {
 		root = cs.origin.dir
 	}
-	set, err := render.RenderRelease(ctx, root, cs.dir, render.ReleaseOptions{
+	set, missing, err := render.RenderRelease(ctx, root, cs.dir, render.ReleaseOptions{
 		Name:                     shortenReleaseName(hr.GetReleaseName()),
 		Namespace:                namespace,
 		ValuesFiles:              cs.valuesFiles,
@@ -71,7 +73,22 @@ func (b *builder) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Ob
 		KubeVersion:              b.opts.KubeVersion,
 		PostRenderer:             pr,
 		SkipCRDs:                 install.SkipCRDs || install.CRDs == helmv2.Skip,
+		Dependencies:             b.dependencyFetcher(),
+		SkipMissingDependencies:  true,
 	})
+	var md *render.MissingDependenciesError
+	if errors.As(err, &md) {
+		return nil, skip("chart dependencies out of reach", "%s: its chart's dependencies are not vendored under charts/ and cannot be fetched here, and the chart renders nothing without them (%v); source-controller builds them; pass --allow-network (and --chart-cache DIR), or vendor them", cs.what, md)
+	}
+	if missing != nil {
+		n.Partial = append(n.Partial, fmt.Sprintf("%s: rendered without its chart dependencies %s, which are not vendored under charts/ and cannot be fetched here (source-controller builds them); what they install in namespace %q cannot be checked; pass --allow-network (and --chart-cache DIR), or vendor them", cs.what, dependencyNames(missing), namespace))
+		for _, u := range UnbuiltScopes(n.Object, "is rendered without its chart dependencies "+dependencyNames(missing)) {
+			for _, d := range missing.Missing {
+				u.Makers = append(u.Makers, d.Name)
+			}
+			n.Unrendered = append(n.Unrendered, u)
+		}
+	}
 	if err != nil {
 		if len(unread) > 0 {
 			// The values the cluster holds may be what the chart needs.
@@ -204,4 +221,32 @@ func clusterScoped(o *manifest.Object) bool {
 		return true
 	}
 	return false
+}
+
+// dependencyNames names chart dependencies left out, for messages.
+func dependencyNames(m *render.MissingDependenciesError) string {
+	parts := make([]string, len(m.Missing))
+	for i, d := range m.Missing {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// dependencyFetcher fetches chart dependencies through the chart cache
+// (nil without one: only file:// dependencies are built).
+func (b *builder) dependencyFetcher() render.DependencyFetcher {
+	if b.charts == nil {
+		return nil
+	}
+	return chartDependencies{b.charts}
+}
+
+type chartDependencies struct{ c *charts.Cache }
+
+func (d chartDependencies) FetchDependency(ctx context.Context, dep render.ChartDependency) (string, error) {
+	ch, err := d.c.Fetch(ctx, charts.Ref{RepoURL: dep.Repository, Name: dep.Name, Version: dep.Version})
+	if err != nil {
+		return "", err
+	}
+	return ch.Path, nil
 }

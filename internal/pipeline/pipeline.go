@@ -148,6 +148,18 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 		}
 		out.Tool, out.Path, out.RepoRoot, out.Set = res.Tool, res.Path, res.RepoRoot, res.Set
 		appDir = filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path))
+		if md := res.MissingDependencies; md != nil {
+			// Rendered without them (HelmOptions.SkipMissingDependencies):
+			// what they install cannot be checked, and the user is told.
+			ns := cmp.Or(opts.Helm.Namespace, "default")
+			u := analysis.UnrenderedScope{Namespace: ns, Reason: "chart " + md.Chart + " is rendered without its dependencies, which could not be had (" + md.Error() + ")"}
+			for _, d := range md.Missing {
+				u.Makers = append(u.Makers, d.Name)
+			}
+			req.Unrendered = append(slices.Clip(req.Unrendered), u, analysis.UnrenderedScope{Namespace: "", Reason: u.Reason, Makers: u.Makers})
+			out.Notices = append(out.Notices, Notice{Level: LevelWarning, Text: fmt.Sprintf(
+				"%s: rendered without its chart dependencies (%s); the chart's own templates are checked, what the dependencies install in namespace %q cannot be; vendor them under charts/ (helm dependency build), or pass --allow-network", md.Chart, md.Error(), ns)})
+		}
 	}
 	if out.Set == nil {
 		return nil, errors.New("pipeline: nothing to analyze (neither Render nor Objects set)")

@@ -38,28 +38,61 @@ type TemplateDoc struct {
 // inside the repository root. Returned documents are in Helm's output order
 // (manifests, then hooks).
 func HelmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) ([]TemplateDoc, error) {
+	docs, _, err := helmTemplate(ctx, r, chartDir, h)
+	return docs, err
+}
+
+// helmTemplate is HelmTemplate; with h.SkipMissingDependencies, a chart
+// whose dependencies cannot be had renders its own templates and the
+// dependencies left out are returned.
+func helmTemplate(ctx context.Context, r *root, chartDir string, h HelmOptions) ([]TemplateDoc, *MissingDependenciesError, error) {
 	ch, err := loadChart(r, chartDir, r.maxFileBytes())
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(chartDir), err)
+		return nil, nil, fmt.Errorf("%s: cannot load Helm chart: %w", r.rel(chartDir), err)
 	}
 	acc, err := chart.NewAccessor(ch)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var missing *MissingDependenciesError
 	if req := acc.MetaDependencies(); len(req) > 0 {
 		if err := action.CheckDependencies(ch, req); err != nil {
 			if !h.BuildDependencies {
-				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+				return nil, nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
 			}
 			v2, ok := ch.(*chartv2.Chart)
 			if !ok {
-				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
+				return nil, nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ (helm dependency build) and commit them", r.rel(chartDir), err)
 			}
 			if err := buildDependencies(ctx, r, chartDir, v2, h.Dependencies); err != nil {
-				return nil, err
+				if !errors.As(err, &missing) || !h.SkipMissingDependencies {
+					return nil, nil, err
+				}
+				withoutDependencies(v2, missing.Missing)
 			}
 		}
 	}
+	docs, err := renderChart(ctx, r, chartDir, ch, h)
+	if missing != nil && (err != nil || len(docs) == 0) {
+		// The chart's own templates need what the dependencies hold (an
+		// include of theirs), or it has none: it needs them, as in Helm.
+		return nil, nil, missing
+	}
+	return docs, missing, err
+}
+
+// withoutDependencies drops the missing dependencies from a chart's
+// Chart.yaml, as if it declared only those it has.
+func withoutDependencies(ch *chartv2.Chart, missing []ChartDependency) {
+	gone := map[string]bool{}
+	for _, d := range missing {
+		gone[d.Name] = true
+	}
+	ch.Metadata.Dependencies = slices.DeleteFunc(slices.Clone(ch.Metadata.Dependencies), func(d *chartv2.Dependency) bool { return d == nil || gone[d.Name] })
+}
+
+// renderChart installs the loaded chart client-only, as helm template does.
+func renderChart(ctx context.Context, r *root, chartDir string, ch chart.Charter, h HelmOptions) ([]TemplateDoc, error) {
 	vals, err := mergeValues(r, chartDir, h)
 	if err != nil {
 		return nil, err
@@ -189,7 +222,7 @@ func mergeValuesFiles(r *root, chartDir string, files []string, ignoreMissing bo
 // renderHelm renders a chart directory app into a set. Sources name the
 // template file inside the repository; lines are 0 (rendered output has no
 // line in the template).
-func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*manifest.Set, error) {
+func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*manifest.Set, *MissingDependenciesError, error) {
 	h := opts.Helm
 	if h.Release == "" {
 		h.Release = filepath.Base(chartDir)
@@ -197,11 +230,15 @@ func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*m
 	if h.Namespace == "" {
 		h.Namespace = "default"
 	}
-	docs, err := HelmTemplate(ctx, r, chartDir, h)
+	docs, missing, err := helmTemplate(ctx, r, chartDir, h)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return templateObjects(r.rel(chartDir), docs, opts.RepeatedObject)
+	set, err := templateObjects(r.rel(chartDir), docs, opts.RepeatedObject)
+	if missing != nil && err == nil && set.Len() == 0 {
+		return nil, nil, missing
+	}
+	return set, missing, err
 }
 
 // clientOnlyInstall is Helm's install action set up as `helm template` sets

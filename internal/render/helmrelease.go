@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -43,12 +44,33 @@ type ReleaseOptions struct {
 	// post-render step (helm-controller sets Kustomize patches and its
 	// origin labels here).
 	PostRenderer postrenderer.PostRenderer
+	// Dependencies fetches the dependencies of a chart in the repository
+	// that are not vendored under charts/ (source-controller builds them
+	// for a chart from a GitRepository: file:// ones from the source,
+	// others from their repositories); nil: only file:// ones.
+	Dependencies DependencyFetcher
+	// SkipMissingDependencies: see HelmOptions.SkipMissingDependencies.
+	SkipMissingDependencies bool
 }
 
 // RenderRelease installs the chart in chartDir client-only (Helm SDK, no
 // cluster, no network) and returns the release's objects, hooks left out, as
 // helm-controller applies them. Reads are confined to repoRoot.
-func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOptions) (*manifest.Set, error) {
+//
+// Dependencies of a chart in the repository that are not vendored are built
+// as source-controller builds them; those that cannot be had fail the
+// render, or with SkipMissingDependencies are left out (returned) and the
+// chart's own templates rendered.
+func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOptions) (*manifest.Set, *MissingDependenciesError, error) {
+	var missing *MissingDependenciesError
+	set, err := renderRelease(ctx, repoRoot, chartDir, o, &missing)
+	if missing != nil && (err != nil || set.Len() == 0) {
+		return nil, nil, missing
+	}
+	return set, missing, err
+}
+
+func renderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOptions, missing **MissingDependenciesError) (*manifest.Set, error) {
 	r, err := newRoot(repoRoot)
 	if err != nil {
 		return nil, err
@@ -78,7 +100,16 @@ func RenderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	}
 	if req := acc.MetaDependencies(); len(req) > 0 {
 		if err := action.CheckDependencies(ch, req); err != nil {
-			return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ and commit them", r.rel(dir), err)
+			v2, ok := ch.(*chartv2.Chart)
+			if o.Archive != "" || !ok {
+				return nil, fmt.Errorf("%s: %w; vendor the dependencies under charts/ and commit them", r.rel(dir), err)
+			}
+			if err := buildDependencies(ctx, r, dir, v2, o.Dependencies); err != nil {
+				if !errors.As(err, missing) || !o.SkipMissingDependencies {
+					return nil, err
+				}
+				withoutDependencies(v2, (*missing).Missing)
+			}
 		}
 	}
 	if len(o.ValuesFiles) > 0 {

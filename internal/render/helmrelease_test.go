@@ -29,7 +29,7 @@ func TestRenderReleaseValuesFilesReplaceChartValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			set, err := RenderRelease(context.Background(), repo, filepath.Join(repo, "chart"),
+			set, _, err := RenderRelease(context.Background(), repo, filepath.Join(repo, "chart"),
 				ReleaseOptions{Name: "r", Namespace: "ns", ValuesFiles: tt.valuesFiles, Values: tt.values})
 			if err != nil {
 				t.Fatal(err)

@@ -56,3 +56,40 @@ helmCharts:
 		t.Errorf("a patch of the chart's output: want NotFetchedError, got %v", err)
 	}
 }
+
+// With SkipMissingDependencies, a chart whose dependency is neither
+// vendored nor fetchable renders its own templates and lists the
+// dependency; without it, or when its own templates need the dependency
+// (an include of the subchart's), the chart is MissingDependenciesError.
+func TestHelmSkipMissingDependencies(t *testing.T) {
+	files := map[string]string{
+		"app/Chart.yaml":              "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: redis\n  version: 20.0.0\n  repository: https://charts.example.com\n",
+		"app/values.yaml":             "redis: {enabled: true}\n",
+		"app/templates/svc.yaml":      "apiVersion: v1\nkind: Service\nmetadata: {name: {{ .Release.Name }}-web}\nspec: {ports: [{port: 80}]}\n",
+		"other/Chart.yaml":            "apiVersion: v2\nname: other\nversion: 1.0.0\ndependencies:\n- name: redis\n  version: 20.0.0\n  repository: https://charts.example.com\n",
+		"other/templates/cm.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ include \"redis.fullname\" . }}}\n",
+		"other/values.yaml":           "{}\n",
+		"nothing/Chart.yaml":          "apiVersion: v2\nname: nothing\nversion: 1.0.0\ndependencies:\n- name: redis\n  version: 20.0.0\n  repository: https://charts.example.com\n",
+		"nothing/values.yaml":         "{}\n",
+		"nothing/templates/NOTES.txt": "hello\n",
+	}
+	repo := writeTree(t, files)
+	opts := Options{Helm: HelmOptions{Release: "shop", BuildDependencies: true, SkipMissingDependencies: true}}
+	res, err := renderIn(t, repo, "app", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Set.Len() != 1 || res.MissingDependencies == nil || len(res.MissingDependencies.Missing) != 1 || res.MissingDependencies.Missing[0].Name != "redis" {
+		t.Fatalf("objects %v, missing %+v", ids(res.Set), res.MissingDependencies)
+	}
+	var md *MissingDependenciesError
+	for _, dir := range []string{"other", "nothing"} {
+		if _, err := renderIn(t, repo, dir, opts); !errors.As(err, &md) {
+			t.Errorf("%s: want MissingDependenciesError, got %v", dir, err)
+		}
+	}
+	opts.Helm.SkipMissingDependencies = false
+	if _, err := renderIn(t, repo, "app", opts); !errors.As(err, &md) {
+		t.Errorf("without SkipMissingDependencies: want MissingDependenciesError, got %v", err)
+	}
+}

@@ -94,6 +94,14 @@ type HelmOptions struct {
 	// Dependencies fetches dependencies from chart repositories; nil means
 	// they cannot be fetched (a *MissingDependenciesError).
 	Dependencies DependencyFetcher
+	// SkipMissingDependencies renders a chart whose dependencies cannot be
+	// had (not vendored, not fetchable) with its own templates only,
+	// listing them in Result.MissingDependencies, instead of failing with
+	// a *MissingDependenciesError (still returned when the chart's own
+	// templates need them or render nothing). For analysis only: what is
+	// rendered is not the whole release, so it must never be output where
+	// it is applied (cmp generate).
+	SkipMissingDependencies bool
 }
 
 // KustomizeOptions adjust a Kustomize build.
@@ -148,6 +156,9 @@ type Result struct {
 	// Remote are the remote references left out of Set
 	// (Options.SkipRemote), in the order Kustomize read them.
 	Remote []RemoteRef
+	// MissingDependencies are the chart dependencies left out of Set
+	// (HelmOptions.SkipMissingDependencies); nil when none was.
+	MissingDependencies *MissingDependenciesError
 }
 
 func (o Options) maxFileBytes() int64 {

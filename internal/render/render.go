@@ -85,7 +85,7 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 		res.Set, left, err = renderKustomize(ctx, r, appDir, opts)
 		res.MissingCharts, res.Remote = left.charts, left.remote
 	case ToolHelm:
-		res.Set, err = renderHelm(ctx, r, appDir, opts)
+		res.Set, res.MissingDependencies, err = renderHelm(ctx, r, appDir, opts)
 	default:
 		res.Set, err = renderDirectory(ctx, r, appDir, opts)
 	}
