@@ -69,10 +69,7 @@ func fluxDiffBuild(ctx context.Context, env *Env, f fluxBuildFlags, wd, root, re
 	if err != nil {
 		return nil, err
 	}
-	prior := res.Findings
-	if res.Root != nil {
-		prior = append(prior, nothingChecked(res, res.Objects)...)
-	}
+	prior := append(res.Findings, res.NothingChecked(res.Objects, res.Nodes)...)
 	out, err := fluxAnalyze(ctx, env, &f, opts, res, res.Objects, nil, prior)
 	if err != nil {
 		return nil, err
@@ -88,6 +85,7 @@ func fluxDiffBuild(ctx context.Context, env *Env, f fluxBuildFlags, wd, root, re
 			}
 		}
 	}
+	out.Unbuilt = pipeline.FluxUnbuilt(res)
 	return out, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/flux"
@@ -115,21 +116,27 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		return fail("%v", err)
 	}
 	progress.done(res)
-	objects, ctxObjects, prior := res.Objects, (*manifest.Set)(nil), res.Findings
+	objects, ctxObjects, prior, nodes := res.Objects, (*manifest.Set)(nil), res.Findings, res.Nodes
 	if f.name != "" {
-		nodes, in, rest := res.Select(f.name, f.namespace)
+		var in, rest *manifest.Set
+		nodes, in, rest = res.Select(f.name, f.namespace)
 		if nodes == nil {
 			return fail("no Kustomization or HelmRelease named %q%s in the tree built from %s", f.name, inNamespace(f.namespace), path)
 		}
 		objects, ctxObjects, prior = in, rest, res.FindingsOf(nodes)
 	}
-	if res.Root != nil && f.analyze {
-		prior = append(prior, nothingChecked(res, objects)...)
+	if f.analyze {
+		prior = append(prior, res.NothingChecked(objects, nodes)...)
 	}
-	fmt.Fprintf(env.Stderr, "routeguard: flux build: %s\n", res.Stats.Summary())
+	summary := res.Stats.Summary()
+	if f.analyze {
+		summary += fmt.Sprintf(", %d routing objects checked", coverage.Routing(objects))
+	}
+	fmt.Fprintf(env.Stderr, "routeguard: flux build: %s\n", summary)
 	for _, n := range res.Notices {
 		fmt.Fprintf(env.Stderr, "routeguard: %s: %s\n", n.Level, n.Text)
 	}
+	pipeline.WriteUnbuilt(env.Stderr, pipeline.FluxUnbuilt(res))
 	var stdout []byte
 	code := ExitOK
 	if !f.analyze {
@@ -174,14 +181,6 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		return err
 	}
 	return exitWith(code)
-}
-
-// nothingChecked is RG0100 when the tree built holds no routing object.
-func nothingChecked(res *flux.Result, objects *manifest.Set) []analysis.Finding {
-	if nf, ok := analysis.NothingChecked(objects, analysis.RefOf(res.Root.Object), res.Root.Object.Source, res.Stats.Skipped+res.Stats.Failed); ok {
-		return []analysis.Finding{nf}
-	}
-	return nil
 }
 
 // fluxAnalyze runs the analysis of a built tree (objects, with ctxObjects

@@ -53,6 +53,10 @@ type Node struct {
 	// offline, inputs only the cluster has): it is built, but not whole;
 	// Unrendered holds the scopes of what it left out.
 	Partial []string
+	// RoutingFiles says what a node that was not built holds of routing,
+	// as far as the repository shows it (files of its path or chart with
+	// routing objects, routing values): what went unchecked.
+	RoutingFiles []string
 
 	index     int // discovery order
 	synthetic bool

@@ -106,8 +106,10 @@ func (b *builder) result() *Result {
 		switch n.Status {
 		case Skipped:
 			n.Unrendered = b.unrendered(n, "was not built here ("+n.SkipKind+")")
+			n.RoutingFiles = b.routingFiles(n)
 		case Failed:
 			n.Unrendered = b.unrendered(n, "fails to build")
+			n.RoutingFiles = b.routingFiles(n)
 		}
 		r.Unrendered = append(r.Unrendered, n.Unrendered...)
 	}
@@ -348,4 +350,47 @@ func (r *Result) FindingsOf(nodes []*Node) []analysis.Finding {
 		}
 	}
 	return out
+}
+
+// NothingChecked is RG0100 when objects (what is analyzed) hold no routing
+// object: an error when the tree's unbuilt nodes hold routing (a silent
+// pass otherwise), an info when the inputs hold no routing at all (a tree,
+// or a Kustomization built alone, that routes nothing: fine, and said).
+func (r *Result) NothingChecked(objects *manifest.Set, nodes []*Node) []analysis.Finding {
+	if r.Root == nil {
+		return nil
+	}
+	notBuilt := 0
+	for _, n := range nodes {
+		if n.Status == Skipped || n.Status == Failed {
+			notBuilt++
+		}
+	}
+	f, ok := analysis.NothingChecked(objects, analysis.RefOf(r.Root.Object), r.Root.Object.Source, notBuilt)
+	if !ok {
+		return nil
+	}
+	var holding []string
+	for _, n := range nodes {
+		if len(n.RoutingFiles) > 0 {
+			holding = append(holding, fmt.Sprintf("%s (%s)", n, strings.Join(firstOf(n.RoutingFiles, 3), ", ")))
+		}
+	}
+	if len(holding) == 0 {
+		f.Severity = analysis.SeverityInfo
+		f.Message = strings.Replace(f.Message, ", so there was nothing to check; check the path and the skipped sources, or set "+analysis.CodeNothingChecked+" to info in .routeguard.yaml where that is expected",
+			", and what it was built from holds none either (nor do the Kustomizations and HelmReleases that were not built, as far as the repository shows): it routes nothing, so there was nothing to check", 1)
+		return []analysis.Finding{f}
+	}
+	f.Message = strings.Replace(f.Message, ", so there was nothing to check",
+		fmt.Sprintf(", while %d of the Kustomizations and HelmReleases that were not built hold routing: %s; none of it was checked", len(holding), strings.Join(firstOf(holding, 5), "; ")), 1)
+	return []analysis.Finding{f}
+}
+
+// firstOf keeps the first n items, saying how many more there are.
+func firstOf(items []string, n int) []string {
+	if len(items) <= n {
+		return items
+	}
+	return append(slices.Clone(items[:n]), fmt.Sprintf("and %d more", len(items)-n))
 }

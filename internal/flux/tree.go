@@ -417,7 +417,7 @@ func (b *builder) resetBuilt(n *Node) {
 // reset forgets what a build of the node produced.
 func (n *Node) reset() {
 	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration, n.MissingSource = Pending, "", "", nil, 0, nil
-	n.Dir, n.Unrendered, n.Partial = "", nil, nil
+	n.Dir, n.Unrendered, n.Partial, n.RoutingFiles = "", nil, nil, nil
 	n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
 }
 

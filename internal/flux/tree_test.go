@@ -1062,3 +1062,45 @@ spec:
 		}
 	}
 }
+
+// TestBuildTreeNothingChecked: a tree without routing objects is RG0100 at
+// info when nothing it was built from holds routing, an error naming the
+// unbuilt nodes and their routing files when some do (a silent pass
+// otherwise).
+func TestBuildTreeNothingChecked(t *testing.T) {
+	files := map[string]string{
+		"clusters/home/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec: {interval: 1h, path: ./apps, sourceRef: {kind: GitRepository, name: flux-system}}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: web, namespace: web}
+spec:
+  chartRef: {kind: OCIRepository, name: app-template}
+  values:
+    route:
+      app: {hostnames: [web.example.com]}
+`,
+		"apps/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: web}\n",
+	}
+	root := writeRepo(t, files)
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := res.NothingChecked(res.Objects, res.Nodes)
+	if len(fs) != 1 || fs[0].Severity != 0 || !strings.Contains(fs[0].Message, "HelmRelease web/web (spec.values.route)") || !strings.Contains(fs[0].Message, "none of it was checked") {
+		t.Fatalf("routing values not built: %+v", fs)
+	}
+	files["clusters/home/apps.yaml"] = strings.Replace(files["clusters/home/apps.yaml"], "    route:\n      app: {hostnames: [web.example.com]}\n", "    replicas: 2\n", 1)
+	root = writeRepo(t, files)
+	if res, err = BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")}); err != nil {
+		t.Fatal(err)
+	}
+	fs = res.NothingChecked(res.Objects, res.Nodes)
+	if len(fs) != 1 || fs[0].Severity != analysis.SeverityInfo || !strings.Contains(fs[0].Message, "it routes nothing") {
+		t.Fatalf("no routing anywhere: %+v", fs)
+	}
+}

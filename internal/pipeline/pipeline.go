@@ -129,6 +129,10 @@ type Outcome struct {
 	// Owners says, for a whole tree (every Argo CD Application, a Flux
 	// tree), what renders each object of Set; nil otherwise.
 	Owners map[manifest.Key]Owner
+	// Unbuilt are the parts of the input that were not built, or built
+	// partly (a tree's Kustomizations, an Argo CD repository's
+	// Applications), set by the front door that built them.
+	Unbuilt []Unbuilt
 }
 
 // Run takes one request through the stage. An error means the input could

@@ -1,0 +1,80 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/flux"
+	"github.com/routeguard/routeguard/internal/printable"
+)
+
+// Unbuilt is a part of the input that a front door could not build, or
+// built only partly: a Flux Kustomization, HelmRelease or ResourceSet, an
+// Argo CD Application, an app path. Reviews and summaries say what each
+// left unchecked, so that a clean result is never read as a full check.
+type Unbuilt struct {
+	// What names it: "Kustomization flux-system/apps", "Application
+	// argocd/web", "path apps/shop".
+	What string `json:"what"`
+	// Where is the file:line that declares it.
+	Where string `json:"where,omitempty"`
+	// Why says why it was not built (or what it was built without).
+	Why string `json:"why"`
+	// Partly: it was built, without some of its parts.
+	Partly bool `json:"partly,omitempty"`
+	// RoutingFiles are what it holds of routing, as far as the repository
+	// shows it (files with routing objects, routing values): none of that
+	// was checked (for a partly built part: what it was built without).
+	RoutingFiles []string `json:"routingFiles,omitempty"`
+}
+
+// FluxUnbuilt lists the nodes of a Flux tree that were not built, failed,
+// or were built partly.
+func FluxUnbuilt(res *flux.Result) []Unbuilt {
+	var out []Unbuilt
+	for _, n := range res.Nodes {
+		u := Unbuilt{What: n.String(), Where: n.Object.Source.String(), RoutingFiles: n.RoutingFiles}
+		switch {
+		case n.Status == flux.Skipped:
+			u.Why = "not built here (" + n.SkipKind + ")"
+		case n.Status == flux.Failed:
+			u.Why = "fails to build"
+		case len(n.Partial) > 0:
+			u.Why, u.Partly = "built without part of it: "+strings.Join(n.Partial, "; "), true
+		default:
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// WriteUnbuilt says, one line per part that holds routing, what went
+// unchecked ("routeguard: not built: Kustomization x/y (file:line): why;
+// routing it holds: a.yaml, b.yaml").
+func WriteUnbuilt(w io.Writer, us []Unbuilt) {
+	for _, u := range us {
+		if len(u.RoutingFiles) == 0 {
+			continue
+		}
+		state := "not built"
+		if u.Partly {
+			state = "built partly"
+		}
+		files := u.RoutingFiles
+		more := ""
+		if len(files) > 10 {
+			files, more = files[:10], fmt.Sprintf(" and %d more", len(u.RoutingFiles)-10)
+		}
+		fmt.Fprintf(w, "routeguard: %s: %s (%s): %s; the routing it holds was not checked: %s%s\n", state, printable.Line(u.What), printable.Line(u.Where),
+			printable.Line(shorten(u.Why, 200)), printable.Line(strings.Join(files, ", ")), more)
+	}
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
