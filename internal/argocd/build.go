@@ -103,6 +103,10 @@ type AppResult struct {
 	Err error
 	// Unrendered are the scopes of sources that were skipped or failed.
 	Unrendered []analysis.UnrenderedScope
+	// RoutingFiles says, when the Application did not render whole, what
+	// it holds of routing in this repository (files, Helm values): what
+	// went unchecked.
+	RoutingFiles []string
 }
 
 // AppSetResult is one ApplicationSet.
@@ -211,7 +215,11 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	res.Projects, res.clusters = b.projectIndex(found), opts.Clusters
 	res.notListed = b.notListed(found)
 	for _, k := range slices.Sorted(mapsKeys(b.apps)) {
-		res.Apps = append(res.Apps, b.apps[k])
+		a := b.apps[k]
+		if a.Status() != "rendered" {
+			a.RoutingFiles = b.routingFiles(a)
+		}
+		res.Apps = append(res.Apps, a)
 	}
 	for _, k := range slices.Sorted(mapsKeys(b.appsets)) {
 		res.AppSets = append(res.AppSets, b.appsets[k])

@@ -206,9 +206,11 @@ func Analyze(ctx context.Context, r *Result, opts AnalyzeOptions) ([]ClusterOutc
 		if i == home {
 			c.Notices = append(c.Notices, projects.general...)
 		}
+		holding, notRendered := unbuiltRouting(c)
 		analyzers := append(slices.Clone(opts.Analyzers), rules, coverage.Apps{Apps: coverageApps(c, r, i == home)},
 			coverage.NothingChecked{Object: analysis.ObjectRef{Kind: "Cluster", Name: c.Name()},
-				What: fmt.Sprintf("cluster %s (%d Applications, %d objects)", c.Name(), len(c.Apps), c.Set.Len())})
+				What:    fmt.Sprintf("cluster %s (%d Applications, %d objects)", c.Name(), len(c.Apps), c.Set.Len()),
+				Holding: holding, NotRendered: notRendered})
 		o, err := pipeline.Run(ctx, pipeline.Request{Objects: c.Set, AppDir: r.RepoRoot, RepoRoot: r.RepoRoot, Config: &noTransforms,
 			Overrides: pipeline.Overrides{FailOn: opts.FailOn}, Analyze: true, DefaultNamespace: "default",
 			Context: opts.Context, Plugins: opts.Plugins, Analyzers: analyzers, Unrendered: c.Unrendered, Cluster: opts.Cluster})
@@ -226,6 +228,26 @@ func Analyze(ctx context.Context, r *Result, opts AnalyzeOptions) ([]ClusterOutc
 		out = append(out, ClusterOutcome{Cluster: c, Outcome: o})
 	}
 	return out, nil
+}
+
+// unbuiltRouting lists the cluster's Applications that did not render
+// whole and hold routing (with what they hold), and counts those that did
+// not render whole.
+func unbuiltRouting(c *Cluster) (holding []string, notRendered int) {
+	for _, a := range c.Apps {
+		if a.Status() == "rendered" {
+			continue
+		}
+		notRendered++
+		if len(a.RoutingFiles) > 0 {
+			files := a.RoutingFiles
+			if len(files) > 3 {
+				files = append(append([]string(nil), files[:3]...), fmt.Sprintf("and %d more", len(a.RoutingFiles)-3))
+			}
+			holding = append(holding, fmt.Sprintf("Application %s (%s)", a.App.Key(), strings.Join(files, ", ")))
+		}
+	}
+	return holding, notRendered
 }
 
 // coverageApps describes the cluster's Applications (and the

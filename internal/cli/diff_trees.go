@@ -183,6 +183,7 @@ func argocdDiffBuild(ctx context.Context, env *Env, f argocdFlags, af *analysisF
 	for _, a := range res.Apps {
 		projects[a.App.Key()] = cmp.Or(a.App.Spec.Project, "default")
 	}
+	out.Unbuilt = res.Unbuilt()
 	var all []analysis.Finding
 	for _, o := range outcomes {
 		for k, app := range o.Cluster.Owner {

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
 )
 
 // What a node that was not built holds of routing, as far as the
@@ -26,9 +26,6 @@ import (
 
 // maxRoutingScan bounds the files read for one node.
 const maxRoutingScan = 2000
-
-// routingKind matches the kind of a routing object in a template's text.
-var routingKind = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Ingress|HTTPRoute|GRPCRoute|TLSRoute|TCPRoute|UDPRoute|Gateway|ListenerSet|XListenerSet|VirtualService|DestinationRule|ServiceEntry)["']?\s*$`)
 
 // routingFiles lists what n holds of routing (repository paths, or
 // "spec.values.<key>" of a HelmRelease).
@@ -49,11 +46,8 @@ func (b *builder) routingFiles(n *Node) []string {
 		return nil
 	}
 	var out []string
-	values := field.Map(o.Body, "spec", "values")
-	for _, k := range []string{"route", "routes", "httpRoute", "httproute", "ingress", "ingresses", "gateway"} {
-		if routingValues(values[k]) {
-			out = append(out, "spec.values."+k)
-		}
+	for _, k := range routing.ValuesRouting(field.Map(o.Body, "spec", "values")) {
+		out = append(out, "spec.values."+k)
 	}
 	spec := field.Map(o.Body, "spec", "chart", "spec")
 	if ref := sourceRef(field.Map(spec, "sourceRef"), o.Namespace); ref.Kind == "GitRepository" && b.isSelf(ref, nil) {
@@ -74,29 +68,14 @@ func routingTemplates(rs *manifest.Object) bool {
 		all = append(all, s.resourceTemplates)
 	}
 	for _, t := range all {
-		if routingKind.MatchString(t.ResourcesTemplate) {
+		if routing.Mentioned([]byte(t.ResourcesTemplate)) {
 			return true
 		}
 		for _, r := range t.Resources {
-			if k, _ := r["kind"].(string); routingKind.MatchString("kind: " + k) {
+			if k, _ := r["kind"].(string); routing.Mentioned([]byte("kind: " + k)) {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// routingValues reports whether a values key holds routing (a map or list
-// with something in it, not turned off with enabled: false).
-func routingValues(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if e, ok := x["enabled"].(bool); ok && !e {
-			return false
-		}
-		return len(x) > 0
-	case []any:
-		return len(x) > 0
 	}
 	return false
 }
@@ -128,7 +107,7 @@ func (b *builder) routingIn(p string, templates bool) []string {
 		n++
 		rel := mustRel(b.root, f)
 		if templates {
-			if data, err := readSmall(f); err == nil && routingKind.Match(data) {
+			if data, err := readSmall(f); err == nil && routing.Mentioned(data) {
 				out = append(out, filepath.ToSlash(rel))
 			}
 			return nil

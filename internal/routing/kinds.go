@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -133,4 +134,35 @@ func UncheckedIn(set *manifest.Set) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// mentionPattern matches a line "kind: <routing kind>" of a manifest or a
+// Helm template (which is not YAML until rendered).
+var mentionPattern = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Ingress|HTTPRoute|GRPCRoute|TLSRoute|TCPRoute|UDPRoute|Gateway|ListenerSet|XListenerSet|VirtualService|DestinationRule|ServiceEntry)["']?\s*$`)
+
+// Mentioned reports whether text declares an object of a routing kind (a
+// template or manifest read as text, to say what an unbuilt part holds).
+func Mentioned(text []byte) bool { return mentionPattern.Match(text) }
+
+// RoutingValueKeys are the Helm values keys under which charts such as
+// bjw-s's app-template take routes and Ingresses.
+var RoutingValueKeys = []string{"route", "routes", "httpRoute", "httproute", "ingress", "ingresses", "gateway"}
+
+// ValuesRouting returns the keys of values that hold routing (a map or list
+// with something in it, not turned off with enabled: false).
+func ValuesRouting(values map[string]any) []string {
+	var out []string
+	for _, k := range RoutingValueKeys {
+		switch x := values[k].(type) {
+		case map[string]any:
+			if e, ok := x["enabled"].(bool); (!ok || e) && len(x) > 0 {
+				out = append(out, k)
+			}
+		case []any:
+			if len(x) > 0 {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }

@@ -16,3 +16,24 @@ func TestRendersNothingOnlyWhenEverySourceRendered(t *testing.T) {
 	lacks(t, "report", r.stdout, "RG0007")
 	contains(t, "stderr", r.stderr, "1 partly rendered")
 }
+
+// A cluster whose Applications mostly come from other repositories, the
+// rest routing nothing, is RG0100 at info — an error there blocked a
+// repository that was fine (every app of one public repository was from
+// another); an Application of this repository that does not render and
+// holds an HTTPRoute makes it an error naming the route's file.
+func TestArgoCDNothingCheckedOnlyWhenRoutingWasNotRendered(t *testing.T) {
+	dir := fixture(t, "argocd-routing-unbuilt")
+	r := routeguard(t, dir, "argocd", "analyze", "--repo-url", "https://github.com/example/talos-homelab.git", "argocd/apps.yaml")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	contains(t, "report", r.stdout, "info RG0100 Cluster in-cluster", "nothing it was rendered from holds routing as far as this repository shows (2 parts were not rendered")
+
+	r = routeguard(t, dir, "argocd", "analyze", "--repo-url", "https://github.com/example/talos-homelab.git", "argocd")
+	if r.code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	contains(t, "report", r.stdout, "error RG0100 Cluster in-cluster", "Application argocd/shop (apps/shop/httproute.yaml)")
+	contains(t, "stderr", r.stderr, "routeguard: not built: Application argocd/shop (argocd/shop.yaml:1): does not render", "the routing it holds was not checked: apps/shop/httproute.yaml")
+}

@@ -3,6 +3,7 @@ package coverage
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -61,6 +62,13 @@ type NothingChecked struct {
 	// What names what was analyzed, for the message ("cluster in-cluster
 	// (12 Applications, 340 objects)").
 	What string
+	// Holding names the parts that were not rendered (or rendered partly)
+	// and hold routing, each with what it holds: then RG0100 is an error
+	// (none of it was checked). Without any, the run's inputs hold no
+	// routing that routeguard could see, and RG0100 is an info.
+	Holding []string
+	// NotRendered counts the parts that were not rendered, for the message.
+	NotRendered int
 }
 
 // Kinds are the kinds whose presence means routing was checked.
@@ -78,9 +86,23 @@ func (n NothingChecked) Analyze(_ context.Context, c *analysis.Context) error {
 	if u := routing.UncheckedIn(c.Objects()); u != "" {
 		unchecked = " (it holds " + u + ", which routeguard does not check)"
 	}
-	c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source,
-		Message: fmt.Sprintf("%s holds no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, "+
-			"DestinationRule, ServiceEntry)%s, so there was nothing to check; a clean result here means nothing", n.What, unchecked)})
+	msg := fmt.Sprintf("%s holds no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, "+
+		"DestinationRule, ServiceEntry)%s", n.What, unchecked)
+	if len(n.Holding) > 0 {
+		shown := n.Holding
+		if len(shown) > 5 {
+			shown = append(append([]string(nil), shown[:5]...), fmt.Sprintf("and %d more", len(n.Holding)-5))
+		}
+		c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source,
+			Message: msg + fmt.Sprintf(", while %d of the parts that were not rendered hold routing: %s; none of it was checked, so a clean result here means nothing", len(n.Holding), strings.Join(shown, "; "))})
+		return nil
+	}
+	msg += ", and nothing it was rendered from holds routing as far as this repository shows"
+	if n.NotRendered > 0 {
+		msg += fmt.Sprintf(" (%d parts were not rendered: what other repositories or charts hold is not known here)", n.NotRendered)
+	}
+	c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source, Severity: analysis.SeverityInfo,
+		Message: msg + ": it routes nothing that routeguard can see, so there was nothing to check"})
 	return nil
 }
 
