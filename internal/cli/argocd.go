@@ -321,7 +321,7 @@ func writeSummary(env *Env, res *argocd.Result, outcomes []argocd.ClusterOutcome
 		fmt.Fprintf(env.Stderr, ", %d clusters, %d routing objects checked", len(outcomes), routing)
 	}
 	fmt.Fprintln(env.Stderr)
-	pipeline.WriteUnbuilt(env.Stderr, res.Unbuilt())
+	pipeline.WriteUnbuilt(env.Stderr, res.Unbuilt(), 20)
 }
 
 func newArgoCDAnalyzeCommand(env *Env) *cobra.Command {

@@ -136,7 +136,11 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 	for _, n := range res.Notices {
 		fmt.Fprintf(env.Stderr, "routeguard: %s: %s\n", n.Level, n.Text)
 	}
-	pipeline.WriteUnbuilt(env.Stderr, pipeline.FluxUnbuilt(res))
+	limit := 20
+	if f.verbose {
+		limit = 0
+	}
+	pipeline.WriteUnbuilt(env.Stderr, pipeline.FluxUnbuilt(res), limit)
 	var stdout []byte
 	code := ExitOK
 	if !f.analyze {

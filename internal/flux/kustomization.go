@@ -137,6 +137,9 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 			return nil, err
 		}
 	}
+	if w := b.webhook(); w != nil {
+		b.mutate(n, w, ks, body, set)
+	}
 	if ks.Spec.PostBuild != nil {
 		if set, err = b.postBuild(ctx, n, ks, body, set); err != nil {
 			return nil, err

@@ -65,6 +65,9 @@ type Node struct {
 	notices   []Notice
 	// clusterSources: substituteFrom/valuesFrom sources only the cluster has.
 	clusterSources []*clusterSource
+	// mutatedBy names the substitution webhook whose variables the node
+	// was built with ("" when none was known yet).
+	mutatedBy string
 	// duplicates: objects it applies that another node applied first.
 	duplicates []duplicate
 }

@@ -116,6 +116,15 @@ func (b *builder) result() *Result {
 	for _, text := range b.selfNotes {
 		r.Notices = append(r.Notices, Notice{Level: "note", Text: text})
 	}
+	if w := b.webhook(); w != nil {
+		mutated := 0
+		for _, n := range order {
+			if n.mutatedBy != "" {
+				mutated++
+			}
+		}
+		r.Notices = append(r.Notices, Notice{Level: "note", Text: webhookNote(w, mutated)})
+	}
 	sources := map[string]*clusterUse{}
 	for _, n := range order {
 		r.Findings = append(r.Findings, n.findings...)

@@ -287,8 +287,18 @@ func (b *builder) run(ctx context.Context) error {
 // tree now applies it or an object that makes it.
 func (b *builder) retryable(retried map[*Node]bool) []*Node {
 	var out []*Node
+	webhook := b.webhook()
 	for _, n := range b.nodes {
-		if retried[n] || n.Status != Built {
+		if retried[n] {
+			continue
+		}
+		// Built (or failed) before the tree's substitution webhook was
+		// known, with variables it would have set: build it again.
+		if webhook != nil && n.IsKustomization() && n.mutatedBy == "" && (n.Status == Failed || n.Status == Built && unsubstituted(n.Objects)) {
+			out = append(out, n)
+			continue
+		}
+		if n.Status != Built {
 			continue
 		}
 		for _, c := range n.clusterSources {
@@ -308,6 +318,16 @@ func (b *builder) retryable(retried map[*Node]bool) []*Node {
 		}
 	}
 	return out
+}
+
+// unsubstituted reports whether objects use variables without a default
+// (left as written: no substitution ran).
+func unsubstituted(objs []*manifest.Object) bool {
+	set := manifest.NewSet()
+	for _, o := range objs {
+		_ = set.Add(o)
+	}
+	return len(variablesWithoutDefault(set)) > 0
 }
 
 // compact keeps b.nodes in discovery order and advances done past the
@@ -418,7 +438,7 @@ func (b *builder) resetBuilt(n *Node) {
 func (n *Node) reset() {
 	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration, n.MissingSource = Pending, "", "", nil, 0, nil
 	n.Dir, n.Unrendered, n.Partial, n.RoutingFiles = "", nil, nil, nil
-	n.findings, n.notices, n.clusterSources, n.duplicates = nil, nil, nil, nil
+	n.findings, n.notices, n.clusterSources, n.duplicates, n.mutatedBy = nil, nil, nil, nil, ""
 }
 
 // restate rebuilds the cluster state from the finished nodes, in

@@ -52,12 +52,20 @@ func FluxUnbuilt(res *flux.Result) []Unbuilt {
 
 // WriteUnbuilt says, one line per part that holds routing, what went
 // unchecked ("routeguard: not built: Kustomization x/y (file:line): why;
-// routing it holds: a.yaml, b.yaml").
-func WriteUnbuilt(w io.Writer, us []Unbuilt) {
+// the routing it holds was not checked: a.yaml, b.yaml"), at most limit
+// lines (0: all) and then how many more there are (flux build --verbose
+// lists them all).
+func WriteUnbuilt(w io.Writer, us []Unbuilt, limit int) {
+	shown, holding := 0, 0
 	for _, u := range us {
 		if len(u.RoutingFiles) == 0 {
 			continue
 		}
+		holding++
+		if limit > 0 && shown == limit {
+			continue
+		}
+		shown++
 		state := "not built"
 		if u.Partly {
 			state = "built partly"
@@ -69,6 +77,9 @@ func WriteUnbuilt(w io.Writer, us []Unbuilt) {
 		}
 		fmt.Fprintf(w, "routeguard: %s: %s (%s): %s; the routing it holds was not checked: %s%s\n", state, printable.Line(u.What), printable.Line(u.Where),
 			printable.Line(shorten(u.Why, 200)), printable.Line(strings.Join(files, ", ")), more)
+	}
+	if holding > shown {
+		fmt.Fprintf(w, "routeguard: ... and %d more parts not built that hold routing (the JSON reports of the diff commands list them all)\n", holding-shown)
 	}
 }
 
