@@ -192,6 +192,14 @@ func (b *builder) result() *Result {
 	}
 	for _, k := range slices.Sorted(maps.Keys(sources)) {
 		u := sources[k]
+		if u.src.Why == whyBuiltAlone {
+			if len(u.vars) > 0 {
+				r.Notices = append(r.Notices, Notice{Level: "warning", Text: fmt.Sprintf(
+					"built alone, %d Kustomizations use variables that a parent Kustomization would supply (by a patch adding substituteFrom, or postBuild.substitute): %s; routeguard substituted placeholders %s<name> for them instead of failing; give their values with --var NAME=VALUE or --vars-file, or build the tree from its cluster directory (--all)",
+					u.users, strings.Join(slices.Sorted(maps.Keys(u.vars)), ", "), PlaceholderPrefix)})
+			}
+			continue
+		}
 		what := "substitute from it"
 		if u.src.values {
 			what = "take values from it"

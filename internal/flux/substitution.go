@@ -26,9 +26,14 @@ func Placeholder(name string) string { return substitute.Placeholder(name) }
 
 // Why a substituteFrom source is taken as the cluster's.
 const (
+	whyBuiltAlone        = "built alone"
 	whyNotInRepo         = "not in the repository"
 	whyOptionalNotInRepo = "optional and not in the repository (routeguard takes it as held by the cluster; if the cluster lacks it too, kustomize-controller leaves those variables as written)"
 )
+
+// parentVariables names the stand-in source of what a parent
+// Kustomization would supply to one built alone.
+const parentVariables = "(variables a parent Kustomization supplies)"
 
 // clusterSource is a substituteFrom source routeguard cannot read.
 type clusterSource struct {
@@ -130,6 +135,18 @@ func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustom
 	values := maps.Clone(b.opts.Vars)
 	if values == nil {
 		values = map[string]string{}
+	}
+	// A root of a file built alone: its parent Kustomization may supply
+	// variables (by a patch adding substituteFrom, or substitute) that
+	// routeguard does not see; they stand for the variables left without
+	// a value, never strict-mode failures.
+	if n.Parent == nil && b.entryApplied != nil {
+		parent := &clusterSource{Kind: "ConfigMap", Key: nsName{ks.Namespace, parentVariables}, Why: whyBuiltAlone}
+		optional = append(optional, parent)
+		field.EnsureMap(body, "spec", "postBuild")
+		pbBody := field.Map(body, "spec", "postBuild")
+		refs, _ := pbBody["substituteFrom"].([]any)
+		pbBody["substituteFrom"] = append(refs, map[string]any{"kind": "ConfigMap", "name": parentVariables, "optional": true})
 	}
 	if len(unread) == 0 && len(optional) > 0 && slices.ContainsFunc(variablesWithoutDefault(set), func(v string) bool { return !defined[v] && values[v] == "" }) {
 		unread = optional
