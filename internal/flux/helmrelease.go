@@ -23,6 +23,9 @@ import (
 // decodeHelmRelease converts a HelmRelease to helm-controller's typed API
 // object, as the API server holds it.
 func decodeHelmRelease(o *manifest.Object) (*helmv2.HelmRelease, error) {
+	if err := metadataStrings(o); err != nil {
+		return nil, err
+	}
 	var hr helmv2.HelmRelease
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Body, &hr); err != nil {
 		return nil, fmt.Errorf("does not decode as a Flux HelmRelease: %w", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,6 +29,9 @@ import (
 // as the API server and kustomize-controller hold it: null and empty forms
 // Flux accepts (postBuild: {substitute: null}) become absent fields.
 func decodeKustomization(o *manifest.Object) (*kustomizev1.Kustomization, map[string]any, error) {
+	if err := metadataStrings(o); err != nil {
+		return nil, nil, err
+	}
 	var ks kustomizev1.Kustomization
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Body, &ks); err != nil {
 		return nil, nil, fmt.Errorf("does not decode as a Flux Kustomization: %w", err)
@@ -215,4 +219,21 @@ func remoteList(remote []render.RemoteRef) string {
 		parts[i] = r.String()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// metadataStrings refuses label and annotation values that are not
+// strings (an unquoted true or 1.0 in YAML), naming the key: the API server
+// rejects such an object; Go's converter only says "unrecognized type".
+func metadataStrings(o *manifest.Object) error {
+	for _, f := range []string{"labels", "annotations"} {
+		m := field.Map(o.Body, "metadata", f)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			switch v := m[k].(type) {
+			case string, nil:
+			default:
+				return fmt.Errorf("metadata.%s[%s] is %v, a %T: label and annotation values are strings, and the API server rejects the %s; quote the value (\"%v\")", f, k, v, v, o.Kind, v)
+			}
+		}
+	}
+	return nil
 }

@@ -1104,3 +1104,21 @@ spec:
 		t.Fatalf("no routing anywhere: %+v", fs)
 	}
 }
+
+// TestBuildTreeLabelNotAString: an unquoted boolean label (true) fails the
+// Kustomization naming the label and the fix, not Go's "unrecognized type:
+// string".
+func TestBuildTreeLabelNotAString(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/home/ks.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: arc\n  namespace: flux-system\n  labels:\n    substitution.flux/enabled: true\nspec: {interval: 1h, path: ./apps, sourceRef: {kind: GitRepository, name: flux-system}}\n",
+		"apps/cm.yaml":          "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: web}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/arc")
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, `metadata.labels[substitution.flux/enabled] is true, a bool`) || !strings.Contains(fs[0].Message, `quote the value ("true")`) {
+		t.Fatalf("findings %+v", res.Findings)
+	}
+}
