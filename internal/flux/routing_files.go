@@ -107,12 +107,12 @@ func (b *builder) routingIn(p string, templates bool) []string {
 		n++
 		rel := mustRel(b.root, f)
 		if templates {
-			if data, err := readSmall(f); err == nil && routing.Mentioned(data) {
+			if data, err := b.readSmall(f); err == nil && routing.Mentioned(data) {
 				out = append(out, filepath.ToSlash(rel))
 			}
 			return nil
 		}
-		objs, err := decodeFile(b.root, f)
+		objs, err := decodeFile(b.root, f, b.maxFile())
 		if err != nil {
 			return nil
 		}
@@ -124,12 +124,12 @@ func (b *builder) routingIn(p string, templates bool) []string {
 	return out
 }
 
-func readSmall(p string) ([]byte, error) {
+func (b *builder) readSmall(p string) ([]byte, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, err
 	}
-	if fi.Size() > manifest.DefaultMaxFileBytes {
+	if fi.Size() > b.maxFile() {
 		return nil, fmt.Errorf("%s: too large", p)
 	}
 	return os.ReadFile(p)

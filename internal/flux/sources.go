@@ -27,6 +27,10 @@ type origin struct {
 	// prefix is dir relative to the repository root ("" for this
 	// checkout; "../other" for a directory mapped outside it).
 	prefix string
+	// source and guess: the GitRepository taken for this checkout by a
+	// guess, and why ("" when it is known to be).
+	source SourceKey
+	guess  string
 }
 
 // skipError says a node cannot be built here, and why; it is an explicit
@@ -79,7 +83,7 @@ func (b *builder) originOf(ref SourceKey) (*origin, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &origin{dir: art, real: b.root, self: true, name: "this checkout"}, nil
+			return &origin{dir: art, real: b.root, self: true, name: "this checkout", source: ref, guess: b.guessed[ref]}, nil
 		}
 		if !declared {
 			return nil, skip("GitRepository not in the tree",
@@ -175,6 +179,12 @@ func (o *origin) localDir(what, p string) (string, error) {
 	}
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
+		if (err == nil || errors.Is(err, os.ErrNotExist)) && o.guess != "" {
+			// Taken for this checkout by a guess: the path says it is not.
+			return "", skip("another repository's path",
+				"%s %q is not in this checkout: its source, GitRepository %s, was taken for this checkout because %s, but it is likely another repository; map it to a checkout with --source GitRepository/%s=DIR",
+				what, p, o.source.Namespace+"/"+o.source.Name, o.guess, o.source.Namespace+"/"+o.source.Name)
+		}
 		if err == nil || errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("%s %q: no such directory in %s (paths are relative to the source's root); fix the path", what, p, o.name)
 		}

@@ -49,8 +49,10 @@ type builder struct {
 	// checkouts: each filtered copy of a source directory (what Kustomize
 	// builds in) and the directory it copies, to name files in messages.
 	checkouts map[string]string
-	// selfNotes: GitRepositories taken for this checkout by a guess.
+	// selfNotes: GitRepositories taken for this checkout by a guess;
+	// guessed says why each was (for a path that is not here).
 	selfNotes []string
+	guessed   map[SourceKey]string
 	// oversized: files of the filtered copies over the size limit.
 	oversized oversizedFiles
 }
@@ -483,7 +485,9 @@ func (b *builder) selfFromRoot(root *Node) {
 		}
 	}
 	if len(gits) == 1 {
-		b.self[SourceKey{Kind: "GitRepository", Namespace: gits[0].Namespace, Name: gits[0].Name}] = true
+		k := SourceKey{Kind: "GitRepository", Namespace: gits[0].Namespace, Name: gits[0].Name}
+		b.self[k] = true
+		b.guess(k, "it is the only GitRepository the cluster directory applies")
 	}
 	if len(gits) > 0 || !root.synthetic {
 		return
@@ -508,6 +512,14 @@ func (b *builder) selfFromRoot(root *Node) {
 	b.self[*only] = true
 	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s/%s, which the cluster directory's Kustomizations build from and no file here declares (as when flux-operator's FluxInstance makes it), is taken as this checkout; if it is another repository, map it with --source GitRepository/%s/%s=DIR",
 		only.Namespace, only.Name, only.Namespace, only.Name))
+}
+
+// guess records why a GitRepository was taken for this checkout.
+func (b *builder) guess(k SourceKey, why string) {
+	if b.guessed == nil {
+		b.guessed = map[SourceKey]string{}
+	}
+	b.guessed[k] = why
 }
 
 // inCheckout reports whether a spec.path is a directory of this checkout.

@@ -1122,3 +1122,35 @@ func TestBuildTreeLabelNotAString(t *testing.T) {
 		t.Fatalf("findings %+v", res.Findings)
 	}
 }
+
+// TestBuildTreeGuessedSourceElsewhere: a cluster directory without a sync
+// GitRepository that applies one GitRepository has it taken for this
+// checkout; a Kustomization on it whose path is not here is another
+// repository's (not built, naming the source and --source), not RG0101
+// "fix the path".
+func TestBuildTreeGuessedSourceElsewhere(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/home/sources.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: platform, namespace: flux-system}
+spec: {interval: 1h, url: "https://github.com/example/platform.git", ref: {branch: main}}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: platform-gateways, namespace: flux-system}
+spec: {interval: 1h, path: ./deploy/gateways, sourceRef: {kind: GitRepository, name: platform}}
+`,
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := findingsWith(res, analysis.CodeFluxBuildFailed, "Kustomization flux-system/platform-gateways"); len(fs) != 0 {
+		t.Errorf("RG0101 for another repository's path: %+v", fs)
+	}
+	fs := findingsWith(res, analysis.CodeNotBuilt, "Kustomization flux-system/platform-gateways")
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, `spec.path "./deploy/gateways" is not in this checkout: its source, GitRepository flux-system/platform, was taken for this checkout because it is the only GitRepository the cluster directory applies`) ||
+		!strings.Contains(fs[0].Message, "--source GitRepository/flux-system/platform=DIR") {
+		t.Errorf("findings %+v", res.Findings)
+	}
+}

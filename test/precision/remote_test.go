@@ -21,3 +21,19 @@ func TestFluxPartlyBuiltWithoutRemoteFile(t *testing.T) {
 		"; 1 built partly;")
 	lacks(t, "report", r.stdout, "RG0106 Kustomization flux-system/infra", "remote base")
 }
+
+// A Kustomization on another repository's GitRepository (taken for this
+// checkout only because it is the one GitRepository the cluster directory
+// applies) is not built here, naming the source and --source; it was RG0101
+// "no such directory in this checkout ... fix the path". Its Gateways are
+// "cannot check" for the routes of this repository.
+func TestOtherRepositoryPathIsNotFixThePath(t *testing.T) {
+	dir := fixture(t, "flux-other-repo-source")
+	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "clusters/home")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	lacks(t, "report", r.stdout, "RG0101", "fix the path")
+	contains(t, "report", r.stdout, "RG0106 Kustomization flux-system/platform-gateways", "GitRepository flux-system/platform, was taken for this checkout", "--source GitRepository/flux-system/platform=DIR",
+		"RG0001 HTTPRoute web/web")
+}
