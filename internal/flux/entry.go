@@ -53,6 +53,20 @@ func (b *builder) enter() error {
 				break
 			}
 		}
+		if sync == nil {
+			// The sync Kustomization (flux bootstrap's flux-system) of a
+			// directory below PATH: Flux builds that one, not PATH.
+			for _, o := range objs {
+				p := filepath.Join(b.root, filepath.FromSlash(field.String(o.Body, "spec", "path")))
+				if o.Group() == KustomizeGroup && o.Kind == "Kustomization" && o.Name == SyncSource.Name && o.Namespace == SyncSource.Namespace &&
+					strings.HasPrefix(p, abs+string(filepath.Separator)) {
+					sync = o
+					b.selfNotes = append(b.selfNotes, fmt.Sprintf("%s holds the sync Kustomization %s (%s), whose spec.path is %s: the tree is built from it, as Flux builds it",
+						rel, o, o.Source, field.String(o.Body, "spec", "path")))
+					break
+				}
+			}
+		}
 		synthetic := sync == nil
 		if synthetic {
 			sync = syncKustomization(rel)

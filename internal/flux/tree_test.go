@@ -1154,3 +1154,35 @@ spec: {interval: 1h, path: ./deploy/gateways, sourceRef: {kind: GitRepository, n
 		t.Errorf("findings %+v", res.Findings)
 	}
 }
+
+// TestBuildTreeSyncBelowPath: a cluster directory whose sync Kustomization
+// (flux-system/flux-system) builds a directory below it is built from that
+// Kustomization, as Flux builds it, not as the whole directory (which
+// holds each Kustomization twice and fails to build).
+func TestBuildTreeSyncBelowPath(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/home/flux-system/gotk-sync.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 1m, url: "ssh://git@github.com/me/home.git", ref: {branch: main}}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: flux-system, namespace: flux-system}
+spec: {interval: 10m, path: ./clusters/home/flux-system, prune: true, sourceRef: {kind: GitRepository, name: flux-system}}
+`,
+		"clusters/home/flux-system/kustomization.yaml": "resources: [gotk-sync.yaml, ../settings.yaml, ../apps.yaml]\n",
+		"clusters/home/settings.yaml":                  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cluster-settings, namespace: flux-system}\n",
+		"clusters/home/apps.yaml":                      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: apps, namespace: flux-system}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Failed != 0 || res.Root.Object.Name != "flux-system" || res.Root.Object.Source.File != "clusters/home/flux-system/gotk-sync.yaml" {
+		t.Fatalf("root %s (%s), findings %+v", res.Root, res.Root.Object.Source, res.Findings)
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "flux-system", "apps"); !ok {
+		t.Errorf("the sync Kustomization was not built")
+	}
+}
