@@ -3,9 +3,11 @@ package ingress
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -29,6 +31,11 @@ type albAction struct {
 func checkALBAction(c *analysis.Context, ing *manifest.Object, where, action string) {
 	key := albActionPrefix + action
 	raw, ok := ing.Annotations()[key]
+	if !ok && rolloutWritesAction(c, ing, action) {
+		// Argo Rollouts writes the action at run time (canary with
+		// trafficRouting.alb on this Ingress): not missing.
+		return
+	}
 	if !ok {
 		c.Reportf(ing, analysis.CodeIngressALBAction,
 			"%s uses port.name %s, so service.name %q names an AWS Load Balancer Controller action, but the annotation %s is missing; the controller cannot build the rule; add the annotation, or name a Service and its port",
@@ -67,4 +74,38 @@ func albPort(raw json.RawMessage) any {
 		return n
 	}
 	return s
+}
+
+// rolloutGK is Argo Rollouts' Rollout.
+var rolloutGK = manifest.GroupKind{Group: "argoproj.io", Kind: "Rollout"}
+
+// rolloutWritesAction reports whether an Argo Rollouts Rollout in the
+// Ingress's namespace writes the action annotation at run time: a canary
+// whose trafficRouting.alb names this Ingress (ingress or ingresses) and
+// whose rootService (else stableService) is the action's name; the
+// controller keeps alb.ingress.kubernetes.io/actions.<that name> up to date
+// with the canary's weights.
+func rolloutWritesAction(c *analysis.Context, ing *manifest.Object, action string) bool {
+	ns := c.Namespace(ing)
+	for _, set := range []*manifest.Set{c.Objects(), c.ContextObjects()} {
+		for _, r := range set.ByKind(rolloutGK.Group, rolloutGK.Kind) {
+			if c.Namespace(r) != ns {
+				continue
+			}
+			canary := field.Map(r.Body, "spec", "strategy", "canary")
+			alb := field.Map(canary, "trafficRouting", "alb")
+			if alb == nil {
+				continue
+			}
+			ingresses := append(field.Strings(alb, "ingresses"), field.String(alb, "ingress"))
+			root := field.String(alb, "rootService")
+			if root == "" {
+				root = field.String(canary, "stableService")
+			}
+			if root == action && slices.Contains(ingresses, ing.Name) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -19,7 +19,7 @@ func (Backends) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.Backends",
 		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name), AWS Load Balancer Controller action backends (use-annotation) and the Services their forward actions name, and ingress-nginx's default-backend annotation.",
-		Inputs:      []manifest.GroupKind{ingressInput, {Kind: "Service"}},
+		Inputs:      []manifest.GroupKind{ingressInput, {Kind: "Service"}, rolloutGK},
 	}
 }
 
