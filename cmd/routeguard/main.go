@@ -42,6 +42,11 @@ func main() {
 	// Once a limit or a signal starts the way out, a result the command
 	// was about to print is not printed.
 	env.Stdout = guard.Output(os.Stdout)
+	// What libraries write to os.Stderr themselves (Kustomize's
+	// deprecation warnings, once per kustomization built) is said once,
+	// prefixed; routeguard's own stderr is env.Stderr, the terminal's.
+	stderr := os.Stderr
+	guard.AtExit(render.KustomizeWarnings(env.Stderr))
 	env.Exit = func(code int) {
 		guard.RunExitHooks()
 		os.Exit(code)
@@ -50,7 +55,7 @@ func main() {
 		// A panic of the command's goroutine: say so, clean up, exit 2
 		// (the runtime would exit 2 too, leaving the directory behind).
 		if r := recover(); r != nil {
-			fmt.Fprintf(os.Stderr, "routeguard: internal error (please report it): %s\n%s", printable.String(fmt.Sprint(r)), debug.Stack())
+			fmt.Fprintf(stderr, "routeguard: internal error (please report it): %s\n%s", printable.String(fmt.Sprint(r)), debug.Stack())
 			env.Exit(cli.ExitError)
 		}
 	}()

@@ -93,3 +93,17 @@ func TestHelmSkipMissingDependencies(t *testing.T) {
 		t.Errorf("without SkipMissingDependencies: want MissingDependenciesError, got %v", err)
 	}
 }
+
+// Lines libraries write to stderr come out once each, Kustomize's warnings
+// prefixed as routeguard's, terminal escapes neutralised.
+func TestFilterStderr(t *testing.T) {
+	in := "# Warning: 'commonLabels' is deprecated. Please use 'labels' instead.\n" +
+		"# Warning: 'commonLabels' is deprecated. Please use 'labels' instead.\n" +
+		"other \x1b[31mred\n\n# Warning: 'commonLabels' is deprecated. Please use 'labels' instead.\n"
+	var out strings.Builder
+	filterStderr(strings.NewReader(in), &out)
+	want := "routeguard: kustomize: warning: 'commonLabels' is deprecated. Please use 'labels' instead.\nrouteguard: other \\x1b[31mred\n"
+	if out.String() != want {
+		t.Errorf("got %q\nwant %q", out.String(), want)
+	}
+}
