@@ -86,6 +86,9 @@ func decodeOpts(file string, data []byte, opts DecodeOptions) ([]*Object, error)
 			Msg: "file is not valid UTF-8 text; save it as UTF-8 (Kubernetes manifests must be UTF-8)"}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if IsLFSPointer(data) {
+		return nil, LFSPointerError(file)
+	}
 	if err := checkNodes(file, data); err != nil {
 		return nil, err
 	}

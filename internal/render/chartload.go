@@ -14,6 +14,7 @@ import (
 	yaml "sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifest"
 )
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -52,6 +53,10 @@ func loadChart(r *root, chartDir string, maxFile int64) (chart.Charter, error) {
 		data, err := r.readFile(path.Join(chartDir, rel), min(maxFile, budget))
 		if err != nil {
 			return err
+		}
+		if manifest.IsLFSPointer(data) {
+			// Helm would say "gzip: invalid header" for a subchart archive.
+			return manifest.LFSPointerError(r.rel(path.Join(chartDir, rel)))
 		}
 		if budget -= int64(len(data)); budget < 0 {
 			return fmt.Errorf("%s: the chart is larger than Helm's %d MiB limit", r.rel(chartDir), archive.MaxDecompressedChartSize>>20)
