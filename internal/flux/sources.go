@@ -12,6 +12,7 @@ import (
 	securejoin "github.com/cyphar/filepath-securejoin"
 
 	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/gitrev"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -28,9 +29,11 @@ type origin struct {
 	// checkout; "../other" for a directory mapped outside it).
 	prefix string
 	// source and guess: the GitRepository taken for this checkout by a
-	// guess, and why ("" when it is known to be).
-	source SourceKey
-	guess  string
+	// guess, and why ("" when it is known to be); elsewhere tells, for a
+	// path that is not here, whether the guess is wrong.
+	source    SourceKey
+	guess     string
+	elsewhere func(path string) bool
 }
 
 // skipError says a node cannot be built here, and why; it is an explicit
@@ -83,7 +86,8 @@ func (b *builder) originOf(ref SourceKey) (*origin, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &origin{dir: art, real: b.root, self: true, name: "this checkout", source: ref, guess: b.guessed[ref]}, nil
+			return &origin{dir: art, real: b.root, self: true, name: "this checkout", source: ref, guess: b.guessed[ref],
+				elsewhere: func(p string) bool { return b.elsewhere(gr, p) }}, nil
 		}
 		if !declared {
 			return nil, skip("GitRepository not in the tree",
@@ -179,7 +183,7 @@ func (o *origin) localDir(what, p string) (string, error) {
 	}
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		if (err == nil || errors.Is(err, os.ErrNotExist)) && o.guess != "" {
+		if (err == nil || errors.Is(err, os.ErrNotExist)) && o.guess != "" && o.elsewhere(p) {
 			// Taken for this checkout by a guess: the path says it is not.
 			return "", skip("another repository's path",
 				"%s %q is not in this checkout: its source, GitRepository %s, was taken for this checkout because %s, but it is likely another repository; map it to a checkout with --source GitRepository/%s=DIR",
@@ -218,4 +222,30 @@ func (o *origin) realDir(p string) string {
 		return ""
 	}
 	return filepath.Join(o.real, rel)
+}
+
+// elsewhere tells whether a GitRepository taken for this checkout by a
+// guess, with a path that is not here, is another repository: its URL is
+// none of the checkout's remotes (when it has any), else the path's first
+// directory is not here either (a typo deeper down is this repository's).
+func (b *builder) elsewhere(gr *manifest.Object, p string) bool {
+	if gr != nil {
+		if remotes := b.remotes(); len(remotes) > 0 {
+			u := normalizeGitURL(field.String(gr.Body, "spec", "url"))
+			for _, r := range remotes {
+				if normalizeGitURL(r) == u {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	top, _, _ := strings.Cut(strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/"), "/")
+	return top != "" && !b.inCheckout(top)
+}
+
+// remotes are the URLs of this checkout's git remotes (read once).
+func (b *builder) remotes() []string {
+	v, _ := b.memo("git remotes", func() (any, error) { return gitrev.RemoteURLs(b.root), nil })
+	return v.([]string)
 }

@@ -284,3 +284,22 @@ func safePath(p string) bool {
 	}
 	return true
 }
+
+// RemoteURLs lists the URLs of the repository's remotes (its clone's
+// origin and any other), from its configuration; nil when it has none or
+// dir is not in a repository.
+func RemoteURLs(dir string) []string {
+	r, err := Open(dir)
+	if err != nil {
+		return nil
+	}
+	remotes, err := r.repo.Remotes()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, rm := range remotes {
+		out = append(out, rm.Config().URLs...)
+	}
+	return out
+}
