@@ -263,6 +263,17 @@ func (c *Context) whyUnchecked(target manifest.Key, from string) (why, fix strin
 	return why, "add the path that renders it to contextPaths in .routeguard.yaml, or suppress " + CodeUnresolvedOutside + " for this object"
 }
 
+// UnrenderedReason is the reason of the unrendered scope that best
+// explains the absent object k ("" when none covers it), without counting
+// the others: stable across revisions, for the route map.
+func (c *Context) UnrenderedReason(k manifest.Key) string {
+	u, _, ok := c.unrenderedFor(manifest.GroupKind{Group: k.Group, Kind: k.Kind}, k.Namespace, k.Name, "")
+	if !ok {
+		return ""
+	}
+	return u.Reason
+}
+
 // QualifiedName renders "ns/name", or "name" when ns is empty (a
 // cluster-scoped object), never "/name".
 func QualifiedName(ns, name string) string {

@@ -38,7 +38,8 @@ path renders, and a change to a Gateway that others' routes use, each with
 both owners (and their Argo CD projects) and the CODEOWNERS entries
 (GitHub or GitLab syntax) of the files involved.
 
-Exit codes: 0 no routing change, 1 routing changed (with --fail-on-new:
+Exit codes: 0 no routing change, 1 routing changed or not fully compared (a
+part holding routing was not built at head) (with --fail-on-new:
 1 only when a finding introduced by the change reaches that severity;
 with --fail-on-shared-change: 1 also when shared routing changed),
 2 error.`
@@ -178,7 +179,7 @@ func diffExit(res *routediff.Result, failOnNew analysis.FailOn) int {
 		}
 		return ExitOK
 	}
-	if res.RoutingChanged() {
+	if res.RoutingChanged() || !res.RoutingComparedFully() {
 		return ExitFindings
 	}
 	return ExitOK

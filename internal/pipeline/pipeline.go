@@ -133,6 +133,9 @@ type Outcome struct {
 	// partly (a tree's Kustomizations, an Argo CD repository's
 	// Applications), set by the front door that built them.
 	Unbuilt []Unbuilt
+	// Unrendered are the scopes the analysis took as holding objects it
+	// could not render (Request.Unrendered and the scopes it found).
+	Unrendered []analysis.UnrenderedScope
 }
 
 // Run takes one request through the stage. An error means the input could
@@ -163,6 +166,8 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 			req.Unrendered = append(slices.Clip(req.Unrendered), u, analysis.UnrenderedScope{Namespace: "", Reason: u.Reason, Makers: u.Makers})
 			out.Notices = append(out.Notices, Notice{Level: LevelWarning, Text: fmt.Sprintf(
 				"%s: rendered without its chart dependencies (%s); the chart's own templates are checked, what the dependencies install in namespace %q cannot be; vendor them under charts/ (helm dependency build), or pass --allow-network", md.Chart, md.Error(), ns)})
+			out.Unbuilt = append(out.Unbuilt, Unbuilt{What: "path " + res.Path, Where: res.Path, Partly: true,
+				Why: "rendered without its chart dependencies: " + md.Error()})
 		}
 	}
 	if out.Set == nil {
@@ -251,6 +256,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 				len(unbuilt), unbuilt[0])})
 		}
 	}
+	out.Unrendered = unrendered
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.Run(ctx, analysis.RunOptions{Set: out.Set, ContextSet: ctxSet, Config: settings,
 		Analyzers: analyzers, DefaultNamespace: req.DefaultNamespace, Unrendered: unrendered, Prior: req.Prior, Cluster: req.Cluster})

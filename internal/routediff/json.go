@@ -27,18 +27,22 @@ func jsonFindings(fs []analysis.Finding) []jsonFinding {
 }
 
 // WriteJSON writes the result as one JSON document: the revisions, the
-// routing changes, the findings introduced and fixed, the other objects by
-// kind, and both route maps.
+// routing changes, the findings introduced and fixed (and those gone with
+// their removed objects), what was not built at each revision and whether
+// routing was compared fully, the other objects by kind, and both route
+// maps.
 func (r *Result) WriteJSON(w io.Writer) error {
 	doc := struct {
 		*Result
-		RoutingChanged bool          `json:"routingChanged"`
-		Summary        string        `json:"summary"`
-		Introduced     []jsonFinding `json:"findingsIntroduced"`
-		Fixed          []jsonFinding `json:"findingsFixed"`
-		BaseMap        any           `json:"baseMap"`
-		HeadMap        any           `json:"headMap"`
-	}{r, r.RoutingChanged(), r.Summary(), jsonFindings(r.Intro), jsonFindings(r.Fixed), r.BaseMap, r.HeadMap}
+		RoutingChanged       bool          `json:"routingChanged"`
+		RoutingComparedFully bool          `json:"routingComparedFully"`
+		Summary              string        `json:"summary"`
+		Introduced           []jsonFinding `json:"findingsIntroduced"`
+		Fixed                []jsonFinding `json:"findingsFixed"`
+		Removed              []jsonFinding `json:"findingsOfRemovedObjects"`
+		BaseMap              any           `json:"baseMap"`
+		HeadMap              any           `json:"headMap"`
+	}{r, r.RoutingChanged(), r.RoutingComparedFully(), r.Summary(), jsonFindings(r.Intro), jsonFindings(r.Fixed), jsonFindings(r.Removed), r.BaseMap, r.HeadMap}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

@@ -22,7 +22,7 @@ const MaxMarkdown = 60000
 // with a note.
 const maxMermaid = 20000
 
-var mdSigns = map[string]string{routemap.Added: "🟢 added", routemap.Removed: "🔴 removed", routemap.Changed: "🟡 changed"}
+var mdSigns = map[string]string{routemap.Added: "🟢 added", routemap.Removed: "🔴 removed", routemap.Changed: "🟡 changed", notBuiltChange: "⚠️ not built"}
 
 // WriteMarkdown writes the result as a pull request comment (GitHub and
 // GitLab Markdown): a summary, one table per section, and a Mermaid map

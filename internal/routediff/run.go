@@ -89,6 +89,13 @@ type Result struct {
 	HeadMap *routemap.Map      `json:"-"`
 	Intro   []analysis.Finding `json:"-"`
 	Fixed   []analysis.Finding `json:"-"`
+	// Removed are findings of base whose object head no longer has: gone
+	// with the object, not fixed.
+	Removed []analysis.Finding `json:"-"`
+	// NotBuilt are the parts of each revision that were not built, or
+	// built partly, with the routing they hold: what the review could not
+	// compare.
+	NotBuilt []NotBuilt `json:"notBuilt,omitempty"`
 	Objects []KindChange       `json:"otherObjects,omitempty"`
 	Notices []pipeline.Notice  `json:"-"`
 	// NotCompared says what could be built at neither revision (the
@@ -179,10 +186,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.Notices = append(notices, notRendered(rels, baseOut, headOut)...)
-	res.BaseMap = routemap.Build(baseSet, opts.DefaultNamespace)
-	res.HeadMap = routemap.Build(headSet, opts.DefaultNamespace)
+	res.BaseMap = routemap.BuildWith(baseSet, opts.DefaultNamespace, unrenderedOf(rels, baseOut))
+	res.HeadMap = routemap.BuildWith(headSet, opts.DefaultNamespace, unrenderedOf(rels, headOut))
 	res.Routing = routemap.Compare(res.BaseMap, res.HeadMap)
-	res.Intro, res.Fixed = compareFindings(baseFindings, headFindings)
+	var gone []analysis.Finding
+	res.Intro, gone = compareFindings(baseFindings, headFindings)
+	res.Fixed, res.Removed = removedWith(gone, headSet, opts.DefaultNamespace)
+	res.NotBuilt = notBuilt(rels, [2]string{baseRoot, headRoot}, [2]map[string]*pipeline.Outcome{baseOut, headOut})
 	res.Notices = append(res.Notices, notCompared(baseFindings, headFindings)...)
 	for _, n := range res.Notices {
 		if n.Level == pipeline.LevelWarning && strings.Contains(n.Text, "not compared") {
@@ -401,6 +411,17 @@ func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []a
 		notices = append(notices, out.Notices...)
 	}
 	return set, findings, notices, nil
+}
+
+// unrenderedOf gathers the unrendered scopes of a revision's outcomes.
+func unrenderedOf(rels []string, outs map[string]*pipeline.Outcome) []analysis.UnrenderedScope {
+	var out []analysis.UnrenderedScope
+	for _, rel := range rels {
+		if o := outs[rel]; o != nil {
+			out = append(out, o.Unrendered...)
+		}
+	}
+	return out
 }
 
 // uncheckedCodes are the findings that say part of a revision was not

@@ -64,6 +64,18 @@ func (r *Result) sections() []section {
 	for _, f := range r.Fixed {
 		fixed.rows = append(fixed.rows, []string{routemap.Removed, f.Severity.String(), f.Code, f.Subject(), f.Source.String(), f.Message})
 	}
+	removed := section{title: "Findings gone with their removed objects (not fixed)", columns: []string{"", "severity", "code", "object", "where", "message"}}
+	for _, f := range r.Removed {
+		removed.rows = append(removed.rows, []string{routemap.Removed, f.Severity.String(), f.Code, f.Subject(), f.Source.String(), f.Message})
+	}
+	unbuilt := section{title: "Not built, so not compared", columns: []string{"", "revision", "what", "where", "why", "routing it holds"}}
+	for _, n := range r.NotBuilt {
+		state := "not built"
+		if n.Partly {
+			state = "built partly"
+		}
+		unbuilt.rows = append(unbuilt.rows, []string{notBuiltChange, n.Revision, n.What + " (" + state + ")", n.Where, n.Why, strings.Join(n.RoutingFiles, ", ")})
+	}
 	objs := section{title: "Other objects changed", columns: []string{"", "kind", "objects"}}
 	for _, k := range r.Objects {
 		var parts []string
@@ -77,7 +89,7 @@ func (r *Result) sections() []section {
 		}
 		objs.rows = append(objs.rows, []string{routemap.Changed, k.Kind, strings.Join(parts, ", ")})
 	}
-	return []section{r.sharedSection(), routes, atts, parents, tls, grants, intro, fixed, objs}
+	return []section{unbuilt, r.sharedSection(), routes, atts, parents, tls, grants, intro, fixed, removed, objs}
 }
 
 func attState(a routemap.Attachment) string {
@@ -95,8 +107,23 @@ func either[T any](a, b *T) *T {
 	return b
 }
 
-// Summary is one line saying what changed.
+// notBuiltChange marks a row of a part that was not built.
+const notBuiltChange = "not built"
+
+// Summary is one line saying what changed, and what could not be compared:
+// never "no routing change" while routing at head was not built.
 func (r *Result) Summary() string {
+	s := r.changes()
+	if u := r.unchecked(); u != "" {
+		if s == "no routing change" && !r.RoutingComparedFully() {
+			s = "routing not fully compared: no change among what was built"
+		}
+		s += "; " + u
+	}
+	return s
+}
+
+func (r *Result) changes() string {
 	d := r.Routing
 	if r.Routing.Empty() && len(r.Intro) == 0 && len(r.Fixed) == 0 && len(r.Shared) == 0 {
 		return "no routing change"

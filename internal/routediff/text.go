@@ -10,7 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/routemap"
 )
 
-var signs = map[string]string{routemap.Added: "+", routemap.Removed: "-", routemap.Changed: "~"}
+var signs = map[string]string{routemap.Added: "+", routemap.Removed: "-", routemap.Changed: "~", notBuiltChange: "!"}
 
 // WriteText writes the result for a terminal: one table per section that
 // has rows; repository text escaped (printable.Line).

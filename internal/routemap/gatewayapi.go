@@ -62,6 +62,9 @@ func gatewayAPI(c *analysis.Context, m *Map) {
 				default:
 					// Not rendered here: its listeners are not known.
 					att.Parent, att.State = a.Kind+" "+qualified(a.Namespace, a.Name), Unknown
+					if why := c.UnrenderedReason(manifest.Key{Group: a.Group, Kind: a.Kind, Namespace: a.Namespace, Name: a.Name}); why != "" {
+						att.Reason = "cannot be checked: it may be among what was not built (" + why + ")"
+					}
 					if a.SectionName != "" {
 						att.Listeners = []string{a.SectionName}
 					}

@@ -90,7 +90,15 @@ func (g Grant) Key() string { return g.Grant + "\x00" + g.From + "\x00" + g.To }
 // Build reads the routing of set. defaultNS is the namespace of objects
 // that name none ("default" when empty).
 func Build(set *manifest.Set, defaultNS string) *Map {
-	c := analysis.NewContext(set, nil, defaultNS)
+	return BuildWith(set, defaultNS, nil)
+}
+
+// BuildWith is Build knowing where objects may be that were not rendered
+// (a Kustomization or Application that was not built): a route whose
+// parent may be among them is not detached; its state is unknown, and its
+// reason says it cannot be checked.
+func BuildWith(set *manifest.Set, defaultNS string, unrendered []analysis.UnrenderedScope) *Map {
+	c := analysis.NewRunContext(analysis.RunOptions{Set: set, DefaultNamespace: defaultNS, Unrendered: unrendered})
 	m := &Map{}
 	gatewayAPI(c, m)
 	ingresses(c, m)
