@@ -66,7 +66,7 @@ var makesNoService = map[manifest.GroupKind]bool{
 	{Group: "traefik.io", Kind: "IngressRoute"}: true, {Group: "traefik.io", Kind: "IngressRouteTCP"}: true,
 	{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}: true, {Group: "fluxcd.controlplane.io", Kind: "ResourceSetInputProvider"}: true,
 	{Group: "fluxcd.controlplane.io", Kind: "FluxReport"}: true,
-	{Group: "flagger.app", Kind: "MetricTemplate"}: true, {Group: "flagger.app", Kind: "AlertProvider"}: true,
+	{Group: "flagger.app", Kind: "MetricTemplate"}:        true, {Group: "flagger.app", Kind: "AlertProvider"}: true,
 }
 
 // maker reports whether a custom resource may make Services.

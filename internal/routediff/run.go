@@ -95,9 +95,9 @@ type Result struct {
 	// NotBuilt are the parts of each revision that were not built, or
 	// built partly, with the routing they hold: what the review could not
 	// compare.
-	NotBuilt []NotBuilt `json:"notBuilt,omitempty"`
-	Objects []KindChange       `json:"otherObjects,omitempty"`
-	Notices []pipeline.Notice  `json:"-"`
+	NotBuilt []NotBuilt        `json:"notBuilt,omitempty"`
+	Objects  []KindChange      `json:"otherObjects,omitempty"`
+	Notices  []pipeline.Notice `json:"-"`
 	// NotCompared says what could be built at neither revision (the
 	// warnings among Notices), for the pull request comment and JSON.
 	NotCompared []string `json:"notCompared,omitempty"`
