@@ -14,6 +14,7 @@ import (
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/version"
 )
@@ -152,6 +153,7 @@ func analyzePath(cmd *cobra.Command, env *Env, rf *renderFlags, af *analysisFlag
 		// from the repository); those that cannot be had leave the chart's
 		// own templates checked, never a failed analysis.
 		opts.Helm.BuildDependencies, opts.Helm.SkipMissingDependencies = true, true
+		opts.Helm.Dependencies = render.NoFetch("routeguard analyze does not fetch chart dependencies from chart repositories; vendor them under charts/ (helm dependency build), or check the Argo CD Application with routeguard argocd analyze --allow-network")
 		req.Render = &opts
 	}
 	return pipeline.Run(cmd.Context(), req)

@@ -136,6 +136,10 @@ type Outcome struct {
 	// Unrendered are the scopes the analysis took as holding objects it
 	// could not render (Request.Unrendered and the scopes it found).
 	Unrendered []analysis.UnrenderedScope
+
+	// skipped: the render was not checked (a warning says why), so an
+	// empty set is not "renders nothing".
+	skipped bool
 }
 
 // Run takes one request through the stage. An error means the input could
@@ -150,6 +154,24 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 			opts.RepeatedObject = func(d *manifest.DuplicateError) { req.Prior = append(req.Prior, repeatedObject(d)) }
 		}
 		res, err := render.Render(ctx, opts)
+		var md *render.MissingDependenciesError
+		if errors.As(err, &md) && opts.Helm.SkipMissingDependencies {
+			// A chart that renders nothing without dependencies routeguard
+			// cannot have: not checked, and said so (not a failed run:
+			// Helm with the dependencies renders it).
+			root := opts.RepoRoot
+			if root == "" {
+				root, _ = render.FindRepoRoot(opts.Path)
+			}
+			if abs, aerr := filepath.Abs(root); aerr == nil {
+				root = abs
+			}
+			res, err = &render.Result{Tool: render.ToolHelm, Path: md.Chart, RepoRoot: root, Set: manifest.NewSet()}, nil
+			out.Notices = append(out.Notices, Notice{Level: LevelWarning, Text: fmt.Sprintf(
+				"%s: not checked: the chart renders nothing without its dependencies, which could not be had (%s); vendor them under charts/ (helm dependency build) to check it", md.Chart, md.Error())})
+			out.Unbuilt = append(out.Unbuilt, Unbuilt{What: "path " + md.Chart, Where: md.Chart, Why: "renders nothing without its chart dependencies: " + md.Error()})
+			out.skipped = true
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +257,7 @@ func analyze(ctx context.Context, req Request, out *Outcome) error {
 	}
 	analyzers := append(registry.All(), req.Analyzers...)
 	analyzers = append(analyzers, session.Analyzers()...)
-	if req.Render != nil && out.Set.Len() == 0 {
+	if req.Render != nil && out.Set.Len() == 0 && !out.skipped {
 		// Nothing to check is not a pass: say so (RG0007).
 		analyzers = append(analyzers, coverage.Apps{Apps: []coverage.App{{
 			Source: manifest.Source{File: cmp.Or(out.Path, ".")}, What: fmt.Sprintf("%s %s", out.Tool, cmp.Or(out.Path, ".")),

@@ -199,3 +199,13 @@ func lockDigest(req, lock []*chartv2.Dependency) (string, error) {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
+
+// NoFetch is a DependencyFetcher that fetches nothing and says why: for a
+// front door that has no chart cache (routeguard analyze), so that the
+// reason a dependency is missing names what would fetch it.
+type NoFetch string
+
+// FetchDependency implements DependencyFetcher.
+func (n NoFetch) FetchDependency(context.Context, ChartDependency) (string, error) {
+	return "", errors.New(string(n))
+}

@@ -37,3 +37,16 @@ func TestUmbrellaChartRendersItsOwnTemplates(t *testing.T) {
 		})
 	}
 }
+
+// An umbrella chart that is only its dependency renders nothing here:
+// analyze says it was not checked and why (a warning), without failing the
+// run (exit 2 "vendor the dependencies") or calling it empty (RG0007).
+func TestUmbrellaChartOfDependenciesOnly(t *testing.T) {
+	dir := fixture(t, "umbrella-chart")
+	r := routeguard(t, dir, "analyze", "charts/monitoring")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	contains(t, "stderr", r.stderr, "routeguard: warning: charts/monitoring: not checked: the chart renders nothing without its dependencies", "routeguard analyze does not fetch chart dependencies")
+	lacks(t, "report", r.stdout, "RG0007")
+}
