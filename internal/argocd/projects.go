@@ -53,6 +53,7 @@ func (b *builder) projectIndex(found *scanned) *project.Index {
 			if project.IsProject(o) {
 				add(o, "rendered by Application "+k, project.Rendered)
 			}
+			x.AddScoped(o)
 		}
 	}
 	for _, p := range b.opts.Projects {

@@ -37,3 +37,17 @@ func TestArgoCDNothingCheckedOnlyWhenRoutingWasNotRendered(t *testing.T) {
 	contains(t, "report", r.stdout, "error RG0100 Cluster in-cluster", "Application argocd/shop (apps/shop/httproute.yaml)")
 	contains(t, "stderr", r.stderr, "routeguard: not built: Application argocd/shop (argocd/shop.yaml:1): does not render", "the routing it holds was not checked: apps/shop/httproute.yaml")
 }
+
+// A chart repository declared as a repository Secret scoped to the project
+// (project: k3s) is permitted in that project without a sourceRepos entry,
+// as Argo CD adds scoped repositories to it: RG0203 was a false error for
+// each such Application (9 on one public repository); one whose repository
+// is neither scoped nor listed stays refused.
+func TestProjectScopedRepositoriesPermitted(t *testing.T) {
+	dir := fixture(t, "argocd-scoped-repositories")
+	r := routeguard(t, dir, "argocd", "analyze", "--repo-url", "https://github.com/example/home-ops", "apps/argocd/apps.yaml")
+	got := lines(r.stdout, "RG0203")
+	if len(got) != 1 || len(lines(got[0], "Application argocd/reloader")) != 1 {
+		t.Fatalf("want RG0203 for reloader only:\n%s\n%s", r.stdout, r.stderr)
+	}
+}

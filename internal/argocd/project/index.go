@@ -27,6 +27,10 @@ type Index struct {
 	Namespace string
 	byName    map[string]ranked
 	notices   []pipeline.Notice
+	// scopedRepos and scopedDests: what project-scoped repository and
+	// cluster Secrets add to each project (scoped.go).
+	scopedRepos map[string][]string
+	scopedDests map[string][]Destination
 }
 
 type ranked struct {
@@ -70,10 +74,10 @@ func (x *Index) Lookup(name string) *Project {
 		name = DefaultName
 	}
 	if r, ok := x.byName[name]; ok {
-		return r.p
+		return x.withScoped(r.p)
 	}
 	if name == DefaultName {
-		return Default(x.Namespace)
+		return x.withScoped(Default(x.Namespace))
 	}
 	return nil
 }

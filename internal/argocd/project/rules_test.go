@@ -2,9 +2,12 @@ package project
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/manifest"
 )
 
 func TestGroupKindPermitted(t *testing.T) {
@@ -152,5 +155,37 @@ func TestParityTableDecodes(t *testing.T) {
 	if len(table.Projects) < 10 || len(table.Destinations) < 5 || len(table.Objects) < 10 || !nilList || !emptyList || !windows {
 		t.Errorf("the table lost coverage: %d projects, %d destinations, %d objects, unset list %v, empty list %v, windows %v",
 			len(table.Projects), len(table.Destinations), len(table.Objects), nilList, emptyList, windows)
+	}
+}
+
+// A repository Secret scoped to a project adds its URL to the project's
+// source repositories, a cluster Secret its server to its destinations,
+// as Argo CD's GetAppProjectByName does; a Secret of another namespace or
+// naming no project does not.
+func TestScopedRepositoriesAndClusters(t *testing.T) {
+	x := NewIndex("argocd")
+	x.Add(&Project{Name: "k3s", Namespace: "argocd", Spec: Spec{SourceRepos: []string{"https://github.com/example/home-ops"}}}, Scanned)
+	secret := func(ns, typ, body string) *manifest.Object {
+		objs, err := manifest.Decode("s.yaml", []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: "+ns+", labels: {argocd.argoproj.io/secret-type: "+typ+"}}\n"+body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return objs[0]
+	}
+	for _, o := range []*manifest.Object{
+		secret("argocd", "repository", "stringData: {project: k3s, url: https://charts.longhorn.io}\n"),
+		secret("argocd", "repository", "data: {project: azNz, url: b2NpOi8vZ2hjci5pby9ncmFmYW5h}\n"),
+		secret("argocd", "cluster", "stringData: {project: k3s, server: https://10.0.0.2:6443}\n"),
+		secret("other", "repository", "stringData: {project: k3s, url: https://not.argocd.example}\n"),
+		secret("argocd", "repository", "stringData: {url: https://no.project.example}\n"),
+	} {
+		x.AddScoped(o)
+	}
+	p := x.Lookup("k3s")
+	if want := []string{"https://github.com/example/home-ops", "https://charts.longhorn.io", "oci://ghcr.io/grafana"}; !slices.Equal(p.Spec.SourceRepos, want) {
+		t.Errorf("sourceRepos %v, want %v", p.Spec.SourceRepos, want)
+	}
+	if len(p.Spec.Destinations) != 1 || p.Spec.Destinations[0].Server != "https://10.0.0.2:6443" {
+		t.Errorf("destinations %+v", p.Spec.Destinations)
 	}
 }
