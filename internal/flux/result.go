@@ -13,6 +13,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
 )
 
 // Result is what a tree build produced.
@@ -392,6 +393,12 @@ func (r *Result) NothingChecked(objects *manifest.Set, nodes []*Node) []analysis
 		if len(n.RoutingFiles) > 0 {
 			holding = append(holding, fmt.Sprintf("%s (%s)", n, strings.Join(firstOf(n.RoutingFiles, 3), ", ")))
 		}
+	}
+	if len(holding) == 0 && routing.UncheckedIn(objects) != "" {
+		// It routes, through kinds routeguard does not check (Traefik's
+		// IngressRoute, OpenShift's Route): not checked, and said so.
+		f.Severity = analysis.SeverityWarning
+		return []analysis.Finding{f}
 	}
 	if len(holding) == 0 {
 		f.Severity = analysis.SeverityInfo

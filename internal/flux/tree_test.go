@@ -1186,3 +1186,34 @@ spec: {interval: 10m, path: ./clusters/home/flux-system, prune: true, sourceRef:
 		t.Errorf("the sync Kustomization was not built")
 	}
 }
+
+// TestBuildTreeNothingCheckedUncheckedRouting: a tree whose routing is all
+// of kinds routeguard does not check (Traefik IngressRoutes) is RG0100 as a
+// warning (not checked), not an info that it routes nothing; a chart's
+// settings named gateway (mimir's component) are not routing values.
+func TestBuildTreeNothingCheckedUncheckedRouting(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"clusters/home/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec: {interval: 1h, path: ./apps, sourceRef: {kind: GitRepository, name: flux-system}}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: mimir, namespace: monitoring}
+spec:
+  chartRef: {kind: OCIRepository, name: mimir}
+  values:
+    gateway: {replicas: 2, enabledNonEnterprise: true}
+`,
+		"apps/route.yaml": "apiVersion: traefik.io/v1alpha1\nkind: IngressRoute\nmetadata: {name: web, namespace: web}\nspec: {routes: [{match: Host(`web.example.com`), kind: Rule, services: [{name: web, port: 80}]}]}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := res.NothingChecked(res.Objects, res.Nodes)
+	if len(fs) != 1 || fs[0].Severity != analysis.SeverityWarning || !strings.Contains(fs[0].Message, "traefik.io IngressRoute, which routeguard does not check") || strings.Contains(fs[0].Message, "mimir") {
+		t.Fatalf("findings %+v", fs)
+	}
+}

@@ -144,25 +144,53 @@ var mentionPattern = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Ingress|HTTPRoute
 // template or manifest read as text, to say what an unbuilt part holds).
 func Mentioned(text []byte) bool { return mentionPattern.Match(text) }
 
-// RoutingValueKeys are the Helm values keys under which charts such as
-// bjw-s's app-template take routes and Ingresses.
-var RoutingValueKeys = []string{"route", "routes", "httpRoute", "httproute", "ingress", "ingresses", "gateway"}
+// RoutingValueKeys are the Helm values keys under which charts take
+// routes and Ingresses (bjw-s's app-template: route, ingress; many charts:
+// ingress, httpRoute).
+var RoutingValueKeys = []string{"route", "routes", "httpRoute", "httproute", "ingress", "ingresses"}
 
-// ValuesRouting returns the keys of values that hold routing (a map or list
-// with something in it, not turned off with enabled: false).
+// ValuesRouting returns the keys of values that configure routing: turned
+// on (enabled: true), or naming hosts, hostnames, rules or parentRefs
+// themselves or in one of their entries (app-template's route.<name>),
+// not turned off (enabled: false). A key of chart settings that makes no
+// route (mimir's gateway component, an ingress section left at its
+// disabled default) does not count.
 func ValuesRouting(values map[string]any) []string {
 	var out []string
 	for _, k := range RoutingValueKeys {
-		switch x := values[k].(type) {
-		case map[string]any:
-			if e, ok := x["enabled"].(bool); (!ok || e) && len(x) > 0 {
-				out = append(out, k)
-			}
-		case []any:
-			if len(x) > 0 {
-				out = append(out, k)
-			}
+		if routes(values[k], 0) {
+			out = append(out, k)
 		}
 	}
 	return out
+}
+
+var routeFields = []string{"hosts", "hostnames", "host", "rules", "parentRefs", "parentRef"}
+
+func routes(v any, depth int) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if e, ok := x["enabled"].(bool); ok {
+			return e
+		}
+		for _, f := range routeFields {
+			if _, ok := x[f]; ok {
+				return true
+			}
+		}
+		if depth == 0 {
+			for _, c := range x {
+				if routes(c, 1) {
+					return true
+				}
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if routes(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

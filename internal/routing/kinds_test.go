@@ -1,7 +1,10 @@
 package routing
 
 import (
+	"slices"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -49,5 +52,31 @@ func TestUncheckedIn(t *testing.T) {
 	}
 	if got := UncheckedIn(manifest.NewSet()); got != "" {
 		t.Errorf("UncheckedIn(empty) = %q", got)
+	}
+}
+
+// TestValuesRouting: routing values are what turns routes or Ingresses on
+// or names their hosts (app-template's route.<name>, a chart's
+// ingress.enabled), not a section of settings (mimir's gateway, an ingress
+// at its disabled default).
+func TestValuesRouting(t *testing.T) {
+	for _, tc := range []struct {
+		values string
+		want   []string
+	}{
+		{"route: {app: {hostnames: [a.example.com], parentRefs: [{name: gw}]}}", []string{"route"}},
+		{"ingress: {app: {className: nginx, hosts: [{host: a.example.com}]}}", []string{"ingress"}},
+		{"ingress: {enabled: true}\nhttpRoute: {enabled: false, hostnames: [a]}", []string{"ingress"}},
+		{"ingress: {className: nginx, annotations: {a: b}}", nil},
+		{"gateway: {replicas: 3, ingress: {enabled: true}}", nil},
+		{"route: {app: {enabled: false, hostnames: [a]}}", nil},
+	} {
+		var v map[string]any
+		if err := yaml.Unmarshal([]byte(tc.values), &v); err != nil {
+			t.Fatal(err)
+		}
+		if got := ValuesRouting(v); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.values, got, tc.want)
+		}
 	}
 }

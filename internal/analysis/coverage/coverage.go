@@ -97,6 +97,12 @@ func (n NothingChecked) Analyze(_ context.Context, c *analysis.Context) error {
 			Message: msg + fmt.Sprintf(", while %d of the parts that were not rendered hold routing: %s; none of it was checked, so a clean result here means nothing", len(n.Holding), strings.Join(shown, "; "))})
 		return nil
 	}
+	if unchecked != "" {
+		// It routes, through kinds routeguard does not check: said so.
+		c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source, Severity: analysis.SeverityWarning,
+			Message: msg + ", so its routing was not checked"})
+		return nil
+	}
 	msg += ", and nothing it was rendered from holds routing as far as this repository shows"
 	if n.NotRendered > 0 {
 		msg += fmt.Sprintf(" (%d parts were not rendered: what other repositories or charts hold is not known here)", n.NotRendered)
