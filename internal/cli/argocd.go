@@ -335,7 +335,8 @@ func newArgoCDAnalyzeCommand(env *Env) *cobra.Command {
 objects in one run, so that references between Applications resolve (a
 Gateway in the platform app, routes in team apps). Each finding names its
 Application. Apps that do not render are RG0009, apps that render nothing
-RG0007, a cluster without routing objects RG0100 (an error). Prints the report on stdout;
+RG0007, a cluster without routing objects RG0100 (an error when Applications
+that did not render hold routing, else an info). Prints the report on stdout;
 exit 1 when a finding reaches the failing severity.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var buf bytes.Buffer

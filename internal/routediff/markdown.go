@@ -49,7 +49,7 @@ func (r *Result) markdown(limit int, withMap bool) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n### routeguard: routing review\n\n")
 	fmt.Fprintf(&b, "**base** %s → **head** %s · paths: %s\n\n", mdCode(revString(r.Base)), mdCode(revString(r.Head)), mdCode(strings.Join(r.Paths, " ")))
-	fmt.Fprintf(&b, "**%s**\n", mdText(r.Summary()))
+	fmt.Fprintf(&b, "**%s**\n\nrouting objects checked: %d at base, %d at head\n", mdText(r.Summary()), r.RoutingObjects.Base, r.RoutingObjects.Head)
 	if n := len(r.NotCompared); n > 0 {
 		fmt.Fprintf(&b, "\n> ⚠️ %d part(s) could be built at neither revision and were not compared:\n", n)
 		for i, t := range r.NotCompared {

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/gitrev"
@@ -96,6 +97,9 @@ type Result struct {
 	// built partly, with the routing they hold: what the review could not
 	// compare.
 	NotBuilt []NotBuilt        `json:"notBuilt,omitempty"`
+	// RoutingObjects counts the routing objects built and compared at each
+	// revision.
+	RoutingObjects RoutingObjects `json:"routingObjectsChecked"`
 	Objects  []KindChange      `json:"otherObjects,omitempty"`
 	Notices  []pipeline.Notice `json:"-"`
 	// NotCompared says what could be built at neither revision (the
@@ -109,6 +113,12 @@ type Result struct {
 	Shared []sharedroutes.Item `json:"sharedRouting"`
 	// CodeOwnersFile is the CODEOWNERS file read ("" none).
 	CodeOwnersFile string `json:"codeownersFile,omitempty"`
+}
+
+// RoutingObjects counts routing objects (Ingress, Gateway API, Istio).
+type RoutingObjects struct {
+	Base int `json:"base"`
+	Head int `json:"head"`
 }
 
 // KindChange counts the objects of one kind (other than routing kinds)
@@ -193,6 +203,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Intro, gone = compareFindings(baseFindings, headFindings)
 	res.Fixed, res.Removed = removedWith(gone, headSet, opts.DefaultNamespace)
 	res.NotBuilt = notBuilt(rels, [2]string{baseRoot, headRoot}, [2]map[string]*pipeline.Outcome{baseOut, headOut})
+	res.RoutingObjects = RoutingObjects{Base: coverage.Routing(baseSet), Head: coverage.Routing(headSet)}
 	res.Notices = append(res.Notices, notCompared(baseFindings, headFindings)...)
 	for _, n := range res.Notices {
 		if n.Level == pipeline.LevelWarning && strings.Contains(n.Text, "not compared") {

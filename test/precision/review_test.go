@@ -58,7 +58,7 @@ func TestReviewSaysWhatWasNotBuilt(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("shop's change alone: exit %d, want 1 (routing not fully compared)\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	contains(t, "text review", r.stdout, "routing not fully compared: no change among what was built; not built: 2 at head, 2 at base",
+	contains(t, "text review", r.stdout, "routing objects checked: 2 at base, 2 at head", "routing not fully compared: no change among what was built; not built: 2 at head, 2 at base",
 		"Not built, so not compared", "Kustomization flux-system/shop (not built)", "shop/route.yaml", "Kustomization flux-system/infra (not built)")
 	lacks(t, "text review", r.stdout, "no routing change\n")
 
