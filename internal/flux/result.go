@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -168,8 +169,16 @@ func (b *builder) result() *Result {
 			r.Findings = append(r.Findings, n.finding(code, n.Reason))
 		}
 		for _, d := range n.duplicates {
-			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
-				Message: fmt.Sprintf("%s is applied by %s and by %s; the last to reconcile wins, and pruning either deletes it; keep it in one of them", d.object, d.first.describe(), n.describe())})
+			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
+				Message: fmt.Sprintf("%s is applied by %s and by %s; the last to reconcile wins, and pruning either deletes it; keep it in one of them", d.object, d.first.describe(), n.describe())}
+			if first := d.first.objectByKey(d.object.Key()); first != nil && reflect.DeepEqual(first.Body, d.object.Body) {
+				// The same object from a shared component (an app-template
+				// OCIRepository per app Kustomization): nothing competes;
+				// only the one that applied it last prunes it.
+				f.Severity = analysis.SeverityInfo
+				f.Message = fmt.Sprintf("%s is applied, identically, by %s and by %s (a shared component); nothing competes, but when the one that applied it last stops applying it (pruned), it is gone until the other reconciles again", d.object, d.first.describe(), n.describe())
+			}
+			r.Findings = append(r.Findings, f)
 		}
 		for _, dep := range n.dependsOn {
 			if _, ok := b.byKey[dep]; ok || b.mayHold(dep) || !isNodeKind(dep) {
@@ -417,4 +426,14 @@ func firstOf(items []string, n int) []string {
 		return items
 	}
 	return append(slices.Clone(items[:n]), fmt.Sprintf("and %d more", len(items)-n))
+}
+
+// objectByKey finds one of the node's objects by key.
+func (n *Node) objectByKey(k manifest.Key) *manifest.Object {
+	for _, o := range n.Objects {
+		if o.Key() == k {
+			return o
+		}
+	}
+	return nil
 }

@@ -1217,3 +1217,37 @@ spec:
 		t.Fatalf("findings %+v", fs)
 	}
 }
+
+// TestBuildTreeSharedComponentInfo: the same object applied identically by
+// two Kustomizations (a shared component, as home labs give every app its
+// app-template OCIRepository) is RG0105 at info; one applied differently
+// stays a warning.
+func TestBuildTreeSharedComponentInfo(t *testing.T) {
+	ks := func(name string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
+			"spec: {interval: 1h, path: ./apps/" + name + ", targetNamespace: media, sourceRef: {kind: GitRepository, name: flux-system}}\n---\n"
+	}
+	root := writeRepo(t, map[string]string{
+		"clusters/home/apps.yaml":             ks("a") + ks("b") + ks("c"),
+		"components/repo/ocirepository.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-template}\nspec: {interval: 1h, url: oci://ghcr.io/bjw-s-labs/helm/app-template, ref: {tag: 4.4.0}}\n",
+		"components/repo/kustomization.yaml":  "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [ocirepository.yaml]\n",
+		"apps/a/kustomization.yaml":           "components: [../../components/repo]\n",
+		"apps/b/kustomization.yaml":           "components: [../../components/repo]\n",
+		"apps/c/kustomization.yaml":           "resources: [oci.yaml]\n",
+		"apps/c/oci.yaml":                     "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-template}\nspec: {interval: 1h, url: oci://ghcr.io/bjw-s-labs/helm/app-template, ref: {tag: 3.7.3}}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sev []string
+	for _, f := range res.Findings {
+		if f.Code == analysis.CodeAppliedTwice {
+			sev = append(sev, f.Severity.String()+" "+strings.Fields(strings.SplitAfter(f.Message, " and by ")[1])[1])
+		}
+	}
+	slices.Sort(sev)
+	if want := []string{"info flux-system/b", "severity(0) flux-system/c"}; !slices.Equal(sev, want) {
+		t.Errorf("RG0105 %v, want %v: %+v", sev, want, res.Findings)
+	}
+}
