@@ -40,7 +40,11 @@ func (PlainSecrets) Analyze(ctx context.Context, c *analysis.Context) error {
 			continue
 		}
 		inData, inString := 0, 0
-		for _, v := range field.StringMap(s.Body, "data") {
+		settings := argoCDSettings(s)
+		for k, v := range field.StringMap(s.Body, "data") {
+			if settings[k] {
+				continue
+			}
 			b, err := base64.StdEncoding.DecodeString(v)
 			if err != nil {
 				b = []byte(v) // not base64: the API server refuses it; still in Git
@@ -49,8 +53,8 @@ func (PlainSecrets) Analyze(ctx context.Context, c *analysis.Context) error {
 				inData++
 			}
 		}
-		for _, v := range field.StringMap(s.Body, "stringData") {
-			if plainValue(v) {
+		for k, v := range field.StringMap(s.Body, "stringData") {
+			if !settings[k] && plainValue(v) {
 				inString++
 			}
 		}
@@ -131,4 +135,26 @@ func sopsEncrypted(s *manifest.Object) bool {
 		}
 	}
 	return false
+}
+
+// argoCDSettingKeys are the keys of Argo CD's repository and cluster
+// Secrets that are settings, not credentials (the URL, the name, the
+// project, flags): a repository Secret for a public chart repository holds
+// nothing secret.
+var argoCDSettingKeys = map[string]bool{
+	"name": true, "url": true, "type": true, "project": true, "enableOCI": true, "enableLfs": true,
+	"insecure": true, "insecureIgnoreHostKey": true, "forceHttpBasicAuth": true, "proxy": true, "noProxy": true,
+	"githubAppID": true, "githubAppInstallationID": true, "githubAppEnterpriseBaseUrl": true, "username": true,
+	"server": true, "namespaces": true, "clusterResources": true, "useAzureWorkloadIdentity": true,
+}
+
+// argoCDSettings returns the setting keys of an Argo CD repository, repo-creds
+// or cluster Secret (label argocd.argoproj.io/secret-type), nil for any
+// other Secret.
+func argoCDSettings(s *manifest.Object) map[string]bool {
+	switch s.Labels()["argocd.argoproj.io/secret-type"] {
+	case "repository", "repo-creds", "repository-write", "repo-write-creds", "cluster":
+		return argoCDSettingKeys
+	}
+	return nil
 }
