@@ -22,7 +22,8 @@ type refField struct {
 var (
 	// refKindBackend: route backendRefs. Service is core; the others are the
 	// kinds Gateway implementations document (Multi-cluster Services, the
-	// Inference Extension, Envoy Gateway, Istio, kgateway, Traefik, Kong).
+	// Inference Extension, Envoy Gateway, Istio, kgateway, agentgateway,
+	// Traefik, Kong).
 	refKindBackend = refField{core: []string{"Service"}, known: []manifest.GroupKind{
 		{Group: "multicluster.x-k8s.io", Kind: "ServiceImport"},
 		{Group: "net.gke.io", Kind: "ServiceImport"},
@@ -32,6 +33,7 @@ var (
 		{Group: "gateway.envoyproxy.io", Kind: "Backend"},
 		{Group: "networking.istio.io", Kind: "Hostname"},
 		{Group: "gateway.kgateway.dev", Kind: "Backend"},
+		{Group: "agentgateway.dev", Kind: "AgentgatewayBackend"},
 		{Group: "traefik.io", Kind: "TraefikService"},
 		{Group: "traefik.containo.us", Kind: "TraefikService"},
 		{Group: "incubator.ingress-controller.konghq.com", Kind: "KongServiceFacade"},
