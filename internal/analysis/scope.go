@@ -234,6 +234,18 @@ func (c *Context) whyUnchecked(target manifest.Key, from string) (why, fix strin
 		return fmt.Sprintf("this app renders no Secret in namespace %q, and Secrets are usually made in the cluster (ExternalSecret, SealedSecret, SOPS, an operator)", target.Namespace),
 			"render what makes it (add its path to contextPaths in .routeguard.yaml), or suppress " + CodeUnresolvedOutside + " for this object"
 	}
+	// A custom resource named like the object (vmauth-<VMAuth>) explains
+	// it better than the unrendered scopes of its namespace.
+	if _, covered := c.unrenderedScope(gk, target.Namespace); covered {
+		if o, named, others, ok := c.operatorOwner(target); ok && named {
+			more := ""
+			if others > 0 {
+				more = fmt.Sprintf(" (and %d more custom resources there)", others)
+			}
+			return "the operator of " + o.String() + more + " may create it (an operator names what it makes after its resource), and routeguard cannot see what operators create",
+				"suppress " + CodeUnresolvedOutside + " for this object if the operator makes it; else fix the name"
+		}
+	}
 	if c.Checkable(target) {
 		if o, named, others, ok := c.operatorOwner(target); ok {
 			more := ""

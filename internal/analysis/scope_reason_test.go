@@ -103,3 +103,22 @@ metadata: {name: mon}
 		t.Errorf("a ServiceMonitor makes no Service: %v", scope)
 	}
 }
+
+// TestNamedOperatorBeforeScopes: a custom resource named like the absent
+// Service (Grafana "grafana" for grafana-service) is named before the
+// namespace's unrendered HelmReleases, which name it only by namespace.
+func TestNamedOperatorBeforeScopes(t *testing.T) {
+	objs, err := manifest.Decode("a.yaml", []byte("apiVersion: grafana.integreatly.org/v1beta1\nkind: Grafana\nmetadata: {name: grafana, namespace: observability}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := manifest.NewSet()
+	if err := set.AddAll(objs); err != nil {
+		t.Fatal(err)
+	}
+	c := newContext(RunOptions{Set: set, Unrendered: []UnrenderedScope{{Namespace: "observability", Reason: "HelmRelease observability/prometheus-operator-crds was not built here"}}})
+	why, _ := c.WhyUnchecked(manifest.Key{Kind: "Service", Namespace: "observability", Name: "grafana-service"})
+	if !strings.Contains(why, "the operator of Grafana observability/grafana may create it") {
+		t.Errorf("why: %s", why)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/manifest"
 )
 
 // resourceSetTree is a cluster directory applying the ResourceSets of rsets
@@ -272,5 +273,19 @@ func TestResourceSetTemplateBudget(t *testing.T) {
 	}
 	if _, err := execTemplate(`<< env "HOME" >>`, nil); err == nil {
 		t.Error("env is not one of the hermetic functions")
+	}
+}
+
+// A HelmRelease not built names its own directory as where its routes
+// are likely to be (a route beside it names it as the likeliest maker).
+func TestUnbuiltScopesOfHelmReleaseNameItsDirectory(t *testing.T) {
+	objs, err := manifest.Decode("kubernetes/apps/kube-system/cilium/app/helmrelease.yaml", []byte("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: cilium, namespace: kube-system}\nspec: {chartRef: {kind: OCIRepository, name: cilium}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range UnbuiltScopes(objs[0], "was not built here") {
+		if !slices.Equal(u.Paths, []string{"kubernetes/apps/kube-system/cilium/app"}) {
+			t.Errorf("paths %v", u.Paths)
+		}
 	}
 }

@@ -279,6 +279,11 @@ func UnbuiltScopes(o *manifest.Object, why string) []analysis.UnrenderedScope {
 				u.Makers = append(u.Makers, m)
 			}
 		}
+		// Routes to a release's Services sit beside its HelmRelease (an
+		// app directory holding both): its directory names it best.
+		if f := o.Source.File; f != "" && !strings.Contains(f, ": ") {
+			u.Paths = []string{path.Dir(f)}
+		}
 		return u
 	}
 	if !kustomization {
