@@ -34,10 +34,12 @@ func (b *builder) routingFiles(n *Node) []string {
 	switch {
 	case n.IsKustomization():
 		ref := sourceRef(field.Map(o.Body, "spec", "sourceRef"), o.Namespace)
-		gr, _ := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
-		if !b.isSelf(ref, gr) && b.mapped[ref] != b.root {
+		gr, declared := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
+		if !b.isSelf(ref, gr) && b.mapped[ref] != b.root && (declared || ref.Kind != "GitRepository") {
 			return nil // another source's files are not here
 		}
+		// (a GitRepository the tree does not declare may be this one: its
+		// path, when here, is read)
 		return b.routingIn(field.String(o.Body, "spec", "path"), false)
 	case n.IsResourceSet():
 		if routingTemplates(o) {

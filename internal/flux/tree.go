@@ -175,6 +175,9 @@ func (b *builder) discover(o *manifest.Object, parent *Node) *Node {
 	}
 	n := &Node{Object: o, Parent: parent, index: len(b.nodes)}
 	n.dependsOn = dependsOnOf(o)
+	if o.Kind == "Kustomization" {
+		b.syncSourceHere(sourceRef(field.Map(o.Body, "spec", "sourceRef"), o.Namespace), field.String(o.Body, "spec", "path"))
+	}
 	b.nodes = append(b.nodes, n)
 	b.byKey[o.Key()] = n
 	return n
@@ -512,6 +515,27 @@ func (b *builder) selfFromRoot(root *Node) {
 	b.self[*only] = true
 	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s/%s, which the cluster directory's Kustomizations build from and no file here declares (as when flux-operator's FluxInstance makes it), is taken as this checkout; if it is another repository, map it with --source GitRepository/%s/%s=DIR",
 		only.Namespace, only.Name, only.Namespace, only.Name))
+}
+
+// syncSourceHere takes the conventional sync source, GitRepository
+// flux-system/flux-system, for this checkout when no file of the tree
+// declares it (flux bootstrap or flux-operator's FluxInstance makes it in
+// the cluster) and a Kustomization on it builds a path that is here, with
+// a note once. It runs when a node is discovered (never while nodes build,
+// which read b.self).
+func (b *builder) syncSourceHere(ref SourceKey, p string) {
+	if ref != SyncSource || !b.inCheckout(p) {
+		return
+	}
+	if b.self[ref] || b.mapped[ref] != "" {
+		return
+	}
+	if _, declared := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name); declared {
+		return
+	}
+	b.self[ref] = true
+	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s, which no file of the tree declares (flux bootstrap or flux-operator's FluxInstance makes it in the cluster), is taken as this checkout: the Kustomizations on it build paths that are here; if it is another repository, map it with --source GitRepository/%s=DIR",
+		ref.Namespace+"/"+ref.Name, ref.Namespace+"/"+ref.Name))
 }
 
 // guess records why a GitRepository was taken for this checkout.

@@ -1251,3 +1251,40 @@ func TestBuildTreeSharedComponentInfo(t *testing.T) {
 		t.Errorf("RG0105 %v, want %v: %+v", sev, want, res.Findings)
 	}
 }
+
+// TestBuildTreeSyncSourceMadeInCluster: a tree whose Kustomizations build
+// from GitRepository flux-system/flux-system, which no file declares
+// (flux-operator's FluxInstance makes it), with paths that are here, builds
+// them from this checkout with a note, not RG0106 for every app.
+func TestBuildTreeSyncSourceMadeInCluster(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		"kubernetes/flux/config/cluster.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: home-kubernetes, namespace: flux-system}
+spec: {interval: 1h, url: "https://github.com/example/home-ops", ref: {branch: main}}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cluster, namespace: flux-system}
+spec: {interval: 1h, path: ./kubernetes/flux, sourceRef: {kind: GitRepository, name: home-kubernetes}}
+`,
+		"kubernetes/flux/cluster/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: cluster-apps, namespace: flux-system}
+spec: {interval: 1h, path: ./kubernetes/apps, sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}}
+`,
+		"kubernetes/apps/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: web}\n",
+	})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "kubernetes/flux")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "web"); !ok {
+		t.Fatalf("cluster-apps not built: %+v", res.Findings)
+	}
+	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+		return strings.Contains(n.Text, "GitRepository flux-system/flux-system, which no file of the tree declares")
+	}) {
+		t.Errorf("no note: %+v", res.Notices)
+	}
+}
