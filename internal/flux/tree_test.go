@@ -1228,13 +1228,13 @@ func TestBuildTreeSharedComponentInfo(t *testing.T) {
 			"spec: {interval: 1h, path: ./apps/" + name + ", targetNamespace: media, sourceRef: {kind: GitRepository, name: flux-system}}\n---\n"
 	}
 	root := writeRepo(t, map[string]string{
-		"clusters/home/apps.yaml":             ks("a") + ks("b") + ks("c"),
+		"clusters/home/apps.yaml":            ks("a") + ks("b") + ks("c"),
 		"components/repo/ocirepository.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-template}\nspec: {interval: 1h, url: oci://ghcr.io/bjw-s-labs/helm/app-template, ref: {tag: 4.4.0}}\n",
-		"components/repo/kustomization.yaml":  "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [ocirepository.yaml]\n",
-		"apps/a/kustomization.yaml":           "components: [../../components/repo]\n",
-		"apps/b/kustomization.yaml":           "components: [../../components/repo]\n",
-		"apps/c/kustomization.yaml":           "resources: [oci.yaml]\n",
-		"apps/c/oci.yaml":                     "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-template}\nspec: {interval: 1h, url: oci://ghcr.io/bjw-s-labs/helm/app-template, ref: {tag: 3.7.3}}\n",
+		"components/repo/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [ocirepository.yaml]\n",
+		"apps/a/kustomization.yaml":          "components: [../../components/repo]\n",
+		"apps/b/kustomization.yaml":          "components: [../../components/repo]\n",
+		"apps/c/kustomization.yaml":          "resources: [oci.yaml]\n",
+		"apps/c/oci.yaml":                    "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-template}\nspec: {interval: 1h, url: oci://ghcr.io/bjw-s-labs/helm/app-template, ref: {tag: 3.7.3}}\n",
 	})
 	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
 	if err != nil {

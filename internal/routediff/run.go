@@ -96,12 +96,12 @@ type Result struct {
 	// NotBuilt are the parts of each revision that were not built, or
 	// built partly, with the routing they hold: what the review could not
 	// compare.
-	NotBuilt []NotBuilt        `json:"notBuilt,omitempty"`
+	NotBuilt []NotBuilt `json:"notBuilt,omitempty"`
 	// RoutingObjects counts the routing objects built and compared at each
 	// revision.
-	RoutingObjects RoutingObjects `json:"routingObjectsChecked"`
-	Objects  []KindChange      `json:"otherObjects,omitempty"`
-	Notices  []pipeline.Notice `json:"-"`
+	RoutingObjects RoutingObjects    `json:"routingObjectsChecked"`
+	Objects        []KindChange      `json:"otherObjects,omitempty"`
+	Notices        []pipeline.Notice `json:"-"`
 	// NotCompared says what could be built at neither revision (the
 	// warnings among Notices), for the pull request comment and JSON.
 	NotCompared []string `json:"notCompared,omitempty"`
