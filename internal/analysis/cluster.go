@@ -46,10 +46,15 @@ func (k Cluster) Validate() error {
 	default:
 		return fmt.Errorf("the Gateway API channel %q is not standard or experimental", k.GatewayAPIChannel)
 	}
-	if k.KubeVersion != "" && !kubeVersionRE.MatchString(k.KubeVersion) {
+	if k.KubeVersion != "" && !IsKubeVersion(k.KubeVersion) {
 		return fmt.Errorf("kube version %q is not a Kubernetes version like 1.31 or v1.31.2", k.KubeVersion)
 	}
 	return nil
 }
+
+// IsKubeVersion says whether v reads as a Kubernetes release version
+// ("1.31", "v1.31.2"); "0.0.0", which a cluster built from source reports,
+// does not.
+func IsKubeVersion(v string) bool { return kubeVersionRE.MatchString(v) }
 
 var kubeVersionRE = regexp.MustCompile(`^v?[1-9][0-9]*\.[0-9]+`)

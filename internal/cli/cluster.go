@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -21,8 +21,23 @@ type clusterFlags struct {
 // reports for it ($KUBE_API_VERSIONS: the cluster's full list, which Argo CD
 // computes from discovery; --api-versions only adds Helm capabilities and
 // is not used), the CRDs of --crd-dir and the Gateway API channel.
+//
+// A --kube-version that is not a Kubernetes version is the user's mistake
+// and an error. $KUBE_VERSION is what Argo CD read from the cluster (a
+// cluster built from source reports v0.0.0): when it is not a release
+// version, the run goes on with the version unknown and a warning, as it
+// would with no KUBE_VERSION at all, instead of failing every app.
 func clusterOf(env *Env, kubeVersion string, f clusterFlags) (analysis.Cluster, error) {
-	k := analysis.Cluster{KubeVersion: cmp.Or(kubeVersion, env.Getenv("KUBE_VERSION")), GatewayAPIChannel: f.gatewayAPIChannel}
+	if kubeVersion == "" {
+		if v := env.Getenv("KUBE_VERSION"); v != "" {
+			if analysis.IsKubeVersion(v) {
+				kubeVersion = v
+			} else {
+				fmt.Fprintf(env.Stderr, "routeguard: warning: KUBE_VERSION %s is not a Kubernetes release version like 1.31 or v1.31.2; the cluster's version is taken as unknown (checks that depend on it are warnings)\n", strconv.Quote(v))
+			}
+		}
+	}
+	k := analysis.Cluster{KubeVersion: kubeVersion, GatewayAPIChannel: f.gatewayAPIChannel}
 	if v := env.Getenv("KUBE_API_VERSIONS"); v != "" {
 		k.APIVersions = strings.Split(v, ",")
 	}

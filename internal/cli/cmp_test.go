@@ -381,3 +381,28 @@ func TestCMPRunsNothingFromTheRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestCMPGenerateSourceBuiltCluster: a cluster built from source reports
+// v0.0.0, which Argo CD passes on as KUBE_VERSION. generate still renders
+// the app (the version is taken as unknown, with a warning); the same
+// value given as --kube-version is the user's mistake and fails.
+func TestCMPGenerateSourceBuiltCluster(t *testing.T) {
+	root := cmpRepo(t)
+	path := "examples/apps/routing/gateways"
+	dir := filepath.Join(root, path)
+	want, _, code := runCMPIn(context.Background(), dir, argoEnv("routing-gateways", "gateway-infra", path), "cmp", "generate")
+	if code != 0 {
+		t.Fatalf("with KUBE_VERSION 1.31.0: exit %d", code)
+	}
+	got, stderr, code := runCMPIn(context.Background(), dir, argoEnv("routing-gateways", "gateway-infra", path, "KUBE_VERSION", "v0.0.0"), "cmp", "generate")
+	if code != 0 || got != want {
+		t.Fatalf("with KUBE_VERSION v0.0.0: exit %d, stdout equal to the 1.31.0 run: %v; stderr:\n%s", code, got == want, stderr)
+	}
+	if !strings.Contains(stderr, `routeguard: warning: KUBE_VERSION "v0.0.0" is not a Kubernetes release version`) {
+		t.Errorf("no warning naming KUBE_VERSION:\n%s", stderr)
+	}
+	_, stderr, code = runCMPIn(context.Background(), dir, map[string]string{}, "analyze", dir, "--kube-version", "0.0.0")
+	if code != ExitError || !strings.Contains(stderr, `kube version "0.0.0" is not a Kubernetes version`) {
+		t.Errorf("--kube-version 0.0.0: exit %d, stderr:\n%s", code, stderr)
+	}
+}
