@@ -147,10 +147,6 @@ func TestFluxReconcilesWhatRouteguardBuilds(t *testing.T) {
 					continue
 				}
 				for _, d := range subsetDiff("", o.Object, live.Object) {
-					if !strictTransforms && transformed(t, repo, ks, d) {
-						t.Logf("KNOWN DIFFERENCE (routeguard's transforms.weights, which kustomize-controller does not apply; -tags fluxtransforms fails on it): %s: %s", id, d)
-						continue
-					}
 					t.Errorf("%s: %s", id, d)
 				}
 			}
@@ -341,16 +337,4 @@ func editKustomization(repo *testbed.Repo, rel, name string, edit func(spec map[
 		return fmt.Errorf("%s: no Kustomization %s", rel, name)
 	}
 	return repo.WriteFile(rel, out.String())
-}
-
-// transformed reports whether a difference is a backendRef weight of a
-// Kustomization whose spec.path holds a .routeguard.yaml with transforms.
-func transformed(t *testing.T, repo *testbed.Repo, ks *unstructured.Unstructured, diff string) bool {
-	t.Helper()
-	if !strings.Contains(diff, ".weight:") {
-		return false
-	}
-	path := strings.TrimPrefix(str(ks, "spec", "path"), "./")
-	cfg, err := repo.ReadFile(path + "/.routeguard.yaml")
-	return err == nil && strings.Contains(cfg, "\ntransforms:")
 }

@@ -37,6 +37,7 @@ const (
 	CodeNotBuilt          = "RG0106"
 	CodeClusterOnlySource = "RG0107"
 	CodeResourceSetFailed = "RG0108"
+	CodeFluxTransforms    = "RG0109"
 
 	// RG02xx: Argo CD AppProject rules (internal/argocd/project).
 	CodeProjectResource        = "RG0201"
@@ -137,6 +138,9 @@ var catalog = []Code{
 		Description: "A required ConfigMap or Secret for postBuild substitution or Helm values is neither among the built objects nor made by an object routeguard knows (ExternalSecret, SealedSecret, SOPS); routeguard takes it as created in the cluster and uses placeholders (or --var values) for its variables. If it is not created out of band, Flux fails; fix the name or mark it optional: true."},
 	{ID: CodeResourceSetFailed, Severity: SeverityError, Title: "flux-operator ResourceSet does not render",
 		Description: "flux-operator would fail to render this ResourceSet (a template that does not parse or uses a missing input, objects that do not decode, a resource defined in two steps); nothing it generates is applied or checked. The message names the reason; fix it. Inputs only the cluster has (ResourceSetInputProviders other than Static) are not a failure: what they generate is \"cannot check\"."},
+
+	{ID: CodeFluxTransforms, Severity: SeverityWarning, Title: "traffic transforms Flux does not apply",
+		Description: "A .routeguard.yaml with transforms (weights, syncWaves), or a Kustomization's routeguard_weights variable, applies to what a Flux Kustomization or HelmRelease builds. kustomize-controller and helm-controller apply what they build and never run routeguard, so the cluster gets the weights written in the manifests: flux build prints those, not transformed ones. State the weights in the manifests (or a Kustomize patch, or a postBuild variable), or keep the transforms for apps routeguard renders (Argo CD's cmp generate, Helm's postrender)."},
 
 	{ID: CodeProjectResource, Severity: SeverityError, Title: "kind not permitted in the Application's project",
 		Description: "The Application's AppProject does not permit this object's kind (namespaceResourceWhitelist/Blacklist for namespaced kinds, clusterResourceWhitelist/Blacklist for cluster-scoped ones, with their name rules), so Argo CD refuses the whole sync (\"resource group:Kind is not permitted in project ...\"). The message names the rule and the project's file:line. Move the object to an Application of a project that permits it (a Gateway belongs to the infrastructure project), or widen the project."},

@@ -69,7 +69,11 @@ func fluxDiffBuild(ctx context.Context, env *Env, f fluxBuildFlags, wd, root, re
 	if err != nil {
 		return nil, err
 	}
-	prior := append(res.Findings, res.NothingChecked(res.Objects, res.Nodes)...)
+	unapplied, err := fluxTransformsUnapplied(root, res.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	prior := append(append(res.Findings, unapplied...), res.NothingChecked(res.Objects, res.Nodes)...)
 	out, err := fluxAnalyze(ctx, env, &f, opts, res, res.Objects, nil, prior)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,6 @@ import (
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/report"
-	"github.com/routeguard/routeguard/internal/transform"
 	"github.com/routeguard/routeguard/internal/version"
 )
 
@@ -125,6 +124,11 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		}
 		objects, ctxObjects, prior = in, rest, res.FindingsOf(nodes)
 	}
+	unapplied, err := fluxTransformsUnapplied(opts.RepoRoot, nodes)
+	if err != nil {
+		return fail("%v", err)
+	}
+	prior = append(prior, unapplied...)
 	if f.analyze {
 		prior = append(prior, res.NothingChecked(objects, nodes)...)
 	}
@@ -249,8 +253,7 @@ func fluxOptions(env *Env, f *fluxBuildFlags, path string) (flux.Options, error)
 		return o, fail("%v", err)
 	}
 	o = flux.Options{RepoRoot: root, Path: path, Strict: f.strict, AllowNetwork: f.allowNetwork, Vars: vars,
-		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), Sources: map[flux.SourceKey]string{},
-		Transform: func(n *flux.Node, set *manifest.Set) error { return applyFluxTransforms(root, n, set) }}
+		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), Sources: map[flux.SourceKey]string{}}
 	for _, s := range f.sources {
 		k, p, err := flux.ParseSource(s)
 		if err != nil {
@@ -293,30 +296,69 @@ func reportBuildFindings(env *Env, findings []analysis.Finding) (int, error) {
 	return ExitOK, nil
 }
 
-// WeightsVariable is the postBuild variable that states traffic weights for
-// one Flux Kustomization, in the one-line form ("reviews: blue 90, green
-// 10"); it overrides transforms.weights of .routeguard.yaml per service.
+// WeightsVariable is the variable that states traffic weights in the
+// one-line form ("reviews: blue 90, green 10") for `routeguard postrender`;
+// in a Flux Kustomization's postBuild it reaches no one (RG0109).
 const WeightsVariable = "routeguard_weights"
 
-// applyFluxTransforms runs the traffic transforms of the .routeguard.yaml
-// that applies to a node (its spec.path or chart directory, else the
-// repository root), merged with its spec.postBuild.substitute's
-// routeguard_weights, as cmp generate and postrender merge theirs.
-func applyFluxTransforms(root string, n *flux.Node, set *manifest.Set) error {
-	cfg, err := pipeline.LoadConfig("", cmp.Or(n.Dir, root), root)
-	if err != nil {
-		return err
-	}
-	var o pipeline.Overrides
-	if w, ok := flux.SubstituteVariable(n.Object, WeightsVariable); ok {
-		if o.Weights, err = config.ParseWeights(w); err != nil {
-			return fmt.Errorf("%s: %s: spec.postBuild.substitute.%s: %w", n.Object.Source, n, WeightsVariable, err)
+// fluxTransformsUnapplied reports the traffic transforms that would apply
+// to the built nodes (the .routeguard.yaml of a node's spec.path or chart
+// directory, else the repository root's; a Kustomization's
+// routeguard_weights variable). kustomize-controller and helm-controller
+// never run routeguard, so flux build prints what they apply, untransformed,
+// and says so once per config file and once per variable (RG0109). Nodes
+// come in the tree's order, so the findings are the same on every run.
+func fluxTransformsUnapplied(root string, nodes []*flux.Node) ([]analysis.Finding, error) {
+	var out []analysis.Finding
+	seen := map[string]bool{}
+	for _, n := range nodes {
+		if n.Status != flux.Built {
+			continue
+		}
+		cfg, err := pipeline.LoadConfig("", cmp.Or(n.Dir, root), root)
+		if err != nil {
+			return nil, err
+		}
+		if t := cfg.Transforms; t != nil && (len(t.Weights) > 0 || t.SyncWaves) && !seen[cfg.File] {
+			seen[cfg.File] = true
+			src := manifest.Source{File: repoRelative(root, cfg.File), Line: cfg.TransformsLine}
+			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: src, Analyzer: "flux",
+				Message: fmt.Sprintf("transforms (%s) of %s are not applied: %s applies what it builds and never runs routeguard, so the cluster gets the manifests as written, which this build prints; state them in the manifests, or keep transforms for apps routeguard renders (cmp generate, postrender)",
+					transformsSummary(t), src.File, n)})
+		}
+		if _, ok := flux.SubstituteVariable(n.Object, WeightsVariable); ok {
+			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux",
+				Message: fmt.Sprintf("spec.postBuild.substitute.%s sets no weights: kustomize-controller substitutes ${%s} where the manifests name it and never runs routeguard; write the weights in the manifests (a postBuild variable in each weight field works)", WeightsVariable, WeightsVariable)})
 		}
 	}
-	if err := transform.Apply(set, pipeline.MergeTransforms(cfg.Transforms, o)); err != nil {
-		return fmt.Errorf("%w (transforms of %s, for %s)", err, cmp.Or(cfg.File, "the routeguard_weights variable"), n)
+	return out, nil
+}
+
+// transformsSummary names what a transforms block sets ("weights for
+// reviews, ratings; syncWaves").
+func transformsSummary(t *config.Transforms) string {
+	var parts []string
+	if len(t.Weights) > 0 {
+		svcs := make([]string, 0, len(t.Weights))
+		for s := range t.Weights {
+			svcs = append(svcs, s)
+		}
+		slices.Sort(svcs)
+		parts = append(parts, "weights for "+strings.Join(svcs, ", "))
 	}
-	return nil
+	if t.SyncWaves {
+		parts = append(parts, "syncWaves")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// repoRelative is path relative to root with slashes, or path itself when
+// it is not below root.
+func repoRelative(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
 }
 
 func inNamespace(ns string) string {

@@ -41,6 +41,23 @@ type Config struct {
 	Plugins *Plugins `yaml:"plugins,omitempty"`
 	// Transforms are traffic transforms applied after rendering (docs/flux.md).
 	Transforms *Transforms `yaml:"transforms,omitempty"`
+	// TransformsLine is the line of the transforms key (0: none), for
+	// findings about them.
+	TransformsLine int `yaml:"-"`
+}
+
+// keyLine is the line of a top-level key of the document doc, or 0.
+func keyLine(doc *yaml.Node, key string) int {
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return 0
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i].Line
+		}
+	}
+	return 0
 }
 
 // ArgoCDClusterView says where the repository's Argo CD Applications are.
@@ -119,6 +136,7 @@ func Parse(file string, data []byte) (*Config, error) {
 		return nil, placeError(file, err)
 	}
 	c.File = file
+	c.TransformsLine = keyLine(&doc, "transforms")
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/routeguard/routeguard/internal/charts"
-	"github.com/routeguard/routeguard/internal/manifest"
 )
 
 // Flux API groups.
@@ -46,9 +45,6 @@ type Options struct {
 	// the place of every substituteFrom ConfigMap or Secret routeguard
 	// cannot read (--var, --vars-file). Variables the repository sets win.
 	Vars map[string]string
-	// Transform, when set, runs on each node's objects after its build
-	// (routeguard's traffic transforms); an error stops the whole build.
-	Transform func(n *Node, set *manifest.Set) error
 	// Progress, when set, is told when a node starts and ends.
 	Progress func(Event)
 	// Workers bounds concurrent builds (default: GOMAXPROCS).

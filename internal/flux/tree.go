@@ -66,7 +66,7 @@ type memoEntry struct {
 // BuildTree builds the tree that starts at opts.Path. The error is for
 // input routeguard cannot start from (a path that does not exist or lies
 // outside the repository, a --source directory that does not exist, an
-// unreadable entry file) and for a failing Transform; everything a Flux
+// unreadable entry file); everything a Flux
 // object gets wrong is in the result.
 func BuildTree(ctx context.Context, opts Options) (*Result, error) {
 	b, err := newBuilder(opts)
@@ -343,7 +343,7 @@ func (b *builder) compact(done *int) {
 	}
 }
 
-// build builds one node; its error is only a failing Transform.
+// build builds one node; a failure is the node's status, not an error.
 func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	start := time.Now()
 	b.opts.progress(n, Started, 0)
@@ -377,16 +377,6 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 		n.Status, n.Objects = Built, objs
 	}
 	b.opts.progress(n, Finished, n.Duration)
-	if n.Status == Built && b.opts.Transform != nil {
-		set := manifest.NewSet()
-		if err := set.AddAll(objs); err != nil {
-			return err
-		}
-		if err := b.opts.Transform(n, set); err != nil {
-			return err
-		}
-		n.Objects = set.Objects()
-	}
 	return nil
 }
 
