@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/internal/report"
 )
 
 // runCLI runs one routeguard command line with buffers for streams.
@@ -126,7 +128,7 @@ func TestAnalyzeStdin(t *testing.T) {
 
 func TestAnalyzeFormats(t *testing.T) {
 	root := analyzeRepo(t, "")
-	for _, format := range []string{"text", "json", "sarif", "junit", "gitlab"} {
+	for _, format := range report.Formats() {
 		stdout, stderr, code := runCLI(t, "", "analyze", "-o", format, "--repo-root", root, filepath.Join(root, "app"))
 		if code != ExitFindings || !strings.Contains(stdout, "RG1101") {
 			t.Errorf("-o %s: exit %d, stderr %s, stdout:\n%s", format, code, stderr, stdout)

@@ -13,7 +13,8 @@ import (
 
 // FuzzWriters: findings carrying any text (names and messages come from
 // repositories) are written by every format as well-formed output: JSON
-// that parses, XML that parses, text without raw control characters.
+// that parses, XML that parses, text without raw control characters,
+// workflow commands one line each.
 func FuzzWriters(f *testing.F) {
 	f.Add("web", "shop", "apps/route.yaml", "backendRef names Service shop/web", 3)
 	f.Add("a\x1b[2J", "\r", "dir/\xff.yaml", "<]]>&\"'\u2028", 0)
@@ -44,6 +45,13 @@ func FuzzWriters(f *testing.F) {
 					} else if err != nil {
 						t.Fatalf("junit: not well-formed XML (%v): %q", err, out)
 					}
+				}
+			case "github":
+				// One command per finding: nothing the repository wrote
+				// starts a line of its own.
+				lines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+				if len(lines) != 1 || !bytes.HasPrefix(lines[0], []byte("::error ")) || bytes.ContainsAny(out, "\x1b\r\x00") {
+					t.Fatalf("github: %q", out)
 				}
 			case "text":
 				if bytes.ContainsAny(out, "\x1b\r\x00") {
