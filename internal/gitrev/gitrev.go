@@ -55,12 +55,29 @@ func Open(dir string) (*Repo, error) {
 func (r *Repo) Resolve(rev string) (Revision, error) {
 	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
+		if hint := r.shallowHint(); hint != "" {
+			return Revision{}, fmt.Errorf("revision %q is not in this clone (%v): %s", rev, err, hint)
+		}
 		return Revision{}, fmt.Errorf("revision %q names no commit of this repository (%w); name a branch, tag or commit", rev, err)
 	}
 	if _, err := r.repo.CommitObject(*h); err != nil {
 		return Revision{}, fmt.Errorf("revision %q is not a commit: %w", rev, err)
 	}
 	return Revision{Hash: h.String(), Name: rev}, nil
+}
+
+// shallowHint says, for a shallow clone (.git/shallow lists the commits
+// whose parents were left out), what to fetch so that revisions before
+// them are there; "" for a full clone.
+func (r *Repo) shallowHint() string {
+	cut, err := r.repo.Storer.Shallow()
+	if err != nil || len(cut) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("it is a shallow clone (.git/shallow cuts the history at %d commits), so older commits are not here; "+
+		"fetch them (git fetch --deepen=50, or git fetch origin <base-branch>, or --unshallow), "+
+		"or clone deeper: actions/checkout fetch-depth: 2 for a pull request's merge commit (--base HEAD^1), 0 for the merge base; "+
+		"GitLab: GIT_DEPTH: 0, or git fetch origin $CI_MERGE_REQUEST_DIFF_BASE_SHA and --base $CI_MERGE_REQUEST_DIFF_BASE_SHA", len(cut))
 }
 
 // defaultBranches are tried in order for the default base.
@@ -89,6 +106,12 @@ func (r *Repo) DefaultBase() (Revision, error) {
 		}
 		bases, err := hc.MergeBase(bc)
 		if err != nil || len(bases) == 0 {
+			// On a shallow clone the merge base may be one of the commits
+			// left out: HEAD as the base would compare HEAD with itself
+			// and find no change, a silent pass.
+			if hint := r.shallowHint(); hint != "" {
+				return Revision{}, fmt.Errorf("the merge base of HEAD and %s is not in this clone: %s", ref.Name().Short(), hint)
+			}
 			continue
 		}
 		short := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "refs/remotes/"), "refs/heads/"), "refs/")

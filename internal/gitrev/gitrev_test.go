@@ -1,7 +1,9 @@
 package gitrev
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,5 +175,72 @@ func TestExportCraftedTree(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dest, "target", "planted.yaml")); !os.IsNotExist(err) {
 		t.Errorf("a file was written through the link: %v", err)
+	}
+}
+
+// TestShallowClone: on a clone cut at depth 1 (GitLab's and actions/
+// checkout's default), a base older than the cut says it is a shallow clone
+// and what to fetch, and the default base is never HEAD itself compared
+// with HEAD.
+func TestShallowClone(t *testing.T) {
+	src := t.TempDir()
+	r, err := git.PlainInit(src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(src, "a.yaml"), []byte("a: 1\n"), 0o644)
+	first := commitAll(t, r, "one")
+	wt, _ := r.Worktree()
+	if err := wt.Checkout(&git.CheckoutOptions{Branch: plumbing.NewBranchReferenceName("feature"), Create: true}); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []string{"2", "3"} {
+		os.WriteFile(filepath.Join(src, "a.yaml"), []byte("a: "+v+"\n"), 0o644)
+		commitAll(t, r, fmt.Sprint("feature ", i))
+	}
+	// origin's HEAD is master, as a server's default branch.
+	if err := wt.Checkout(&git.CheckoutOptions{Branch: plumbing.NewBranchReferenceName("master")}); err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	// git's own shallow clone over the file:// transport (loopback: no
+	// network); routeguard reads it with go-git.
+	cmd := exec.Command("git", "clone", "--quiet", "--depth", "1", "--no-single-branch", "file://"+src, clone)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git clone --depth 1: %v\n%s", err, out)
+	}
+	repo, err := Open(clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("git", "-C", clone, "checkout", "--quiet", "feature").Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.Resolve("HEAD"); err != nil {
+		t.Fatalf("HEAD of a shallow clone: %v", err)
+	}
+	_, err = repo.Resolve("HEAD^1")
+	if err == nil || !strings.Contains(err.Error(), `revision "HEAD^1" is not in this clone`) || !strings.Contains(err.Error(), "it is a shallow clone") ||
+		!strings.Contains(err.Error(), "fetch-depth") || !strings.Contains(err.Error(), "GIT_DEPTH") {
+		t.Errorf("HEAD^1 on a shallow clone: %v", err)
+	}
+	base, err := repo.DefaultBase()
+	if err == nil || !strings.Contains(err.Error(), "is not in this clone: it is a shallow clone") {
+		t.Errorf("default base on a shallow clone: %+v, %v", base, err)
+	}
+	// A full clone of the same history has both.
+	full := filepath.Join(t.TempDir(), "full")
+	if out, err := exec.Command("git", "clone", "--quiet", "--no-single-branch", "-b", "feature", "file://"+src, full).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	if repo, err = Open(full); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.Resolve("HEAD^1"); err != nil {
+		t.Errorf("HEAD^1 of a full clone: %v", err)
+	}
+	if base, err := repo.DefaultBase(); err != nil || base.Hash != first.String() {
+		t.Errorf("default base of a full clone: %+v, %v", base, err)
 	}
 }
