@@ -36,8 +36,11 @@ type Options struct {
 	// destination names); ClustersKnown says they were given.
 	Clusters      []appset.Cluster
 	ClustersKnown bool
-	// AppNamespace is the namespace of Application manifests that name
-	// none (default "argocd").
+	// AppNamespace is the namespace Argo CD runs in (where it reads
+	// AppProjects, and where Applications need no sourceNamespaces) and of
+	// Application manifests that name none. Empty: the one namespace the
+	// repository's Applications, ApplicationSets and AppProjects name, else
+	// "argocd" (controlPlaneNamespace).
 	AppNamespace string
 
 	AllowNetwork bool
@@ -149,9 +152,6 @@ type builder struct {
 // that does not exist, an unreadable repository); each Application's
 // problems are in its AppResult.
 func Build(ctx context.Context, opts Options) (*Result, error) {
-	if opts.AppNamespace == "" {
-		opts.AppNamespace = "argocd"
-	}
 	if opts.MaxFileBytes <= 0 {
 		opts.MaxFileBytes = manifest.DefaultMaxFileBytes
 	}
@@ -176,6 +176,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	found, err := scan(b.repo, opts.Roots)
 	if err != nil {
 		return nil, err
+	}
+	if opts.AppNamespace == "" {
+		opts.AppNamespace = b.controlPlaneNamespace(found)
+		b.opts.AppNamespace = opts.AppNamespace
 	}
 	res := &Result{RepoRoot: root, Files: found.files}
 	found.objects = b.declared(found)
@@ -232,6 +236,33 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		res.Self, res.SelfCluster = b.skipped, b.clusterOf(b.skipped.Spec.Destination)
 	}
 	return res, nil
+}
+
+// controlPlaneNamespace is the namespace Argo CD runs in when none is
+// given: the one namespace every Application, ApplicationSet and
+// AppProject of the scan that names one names (a repository that installs
+// Argo CD into argo-cd keeps them all there: AppProjects must be in Argo
+// CD's namespace), else "argocd", Argo CD's default. Repositories whose
+// Applications live in several namespaces (Applications in any namespace)
+// keep the default: one of them is Argo CD's, which routeguard cannot tell.
+func (b *builder) controlPlaneNamespace(found *scanned) string {
+	namespaces := map[string]bool{}
+	for _, o := range slices.Concat(found.objects, found.projects) {
+		if o.Namespace != "" {
+			namespaces[o.Namespace] = true
+		}
+	}
+	if len(namespaces) != 1 {
+		return "argocd"
+	}
+	var ns string
+	for n := range namespaces {
+		ns = n
+	}
+	if ns != "argocd" {
+		b.note(pipeline.LevelNote, "every Application, ApplicationSet and AppProject of the repository that names a namespace names %s: taken as the namespace Argo CD runs in (--app-namespace says otherwise)", ns)
+	}
+	return ns
 }
 
 func mapsKeys[V any](m map[string]V) func(func(string) bool) {

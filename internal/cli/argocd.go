@@ -62,7 +62,7 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.repoRoot, "repo-root", "", "the checkout every source of this repository is read from (default: the git top level above the first PATH)")
 	fs.StringArrayVar(&f.repoURLs, "repo-url", nil, "a repoURL that means this repository (repeatable; default: the one whose paths exist here most often)")
 	fs.StringArrayVar(&f.clusters, "cluster", nil, "a cluster Argo CD knows, NAME=SERVER[,LABEL=VALUE...][,annotation:KEY=VALUE...] (repeatable); cluster generators and destination names use them, and without any cluster generators are skipped")
-	fs.StringVar(&f.appNamespace, "app-namespace", "argocd", "namespace of Application manifests that name none")
+	fs.StringVar(&f.appNamespace, "app-namespace", "", "namespace Argo CD runs in, and of Application manifests that name none (default: the one namespace the repository's Applications, ApplicationSets and AppProjects name, else argocd)")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases, and fetch charts (chart sources, chart dependencies) from https:// and oci:// repositories")
 	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts (shared with flux build); without --allow-network only charts it holds are rendered")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")

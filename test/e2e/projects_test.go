@@ -126,6 +126,21 @@ spec:
   destination: {server: https://kubernetes.default.svc, namespace: argocd}
 `,
 			"projects/web-team.yaml": strings.Replace(ingressOnly, "kind: Ingress}]", "kind: Ingress}, {group: \"\", kind: Service}]", 1)}},
+		{name: "Argo CD installed into argo-cd: its Applications there need no sourceNamespaces", files: map[string]string{
+			"app.yaml": strings.Replace(strings.Replace(projectRepoAppYAML(), "project: web-team", "project: default", 1), "namespace: argocd}", "namespace: argo-cd}", 1)},
+			stderr: "names argo-cd: taken as the namespace Argo CD runs in"},
+		{name: "Applications in several namespaces: Argo CD's is argocd", files: map[string]string{
+			"project.yaml": ingressOnly,
+			"app.yaml":     strings.Replace(projectRepoAppYAML(), "namespace: argocd}", "namespace: team-a}", 1)},
+			want: []string{"RG0205 Application team-a/web"}},
+		{name: "the project in that one namespace is Argo CD's", files: map[string]string{
+			"project.yaml": strings.Replace(ingressOnly, "namespace: argocd}", "namespace: team-a}", 1),
+			"app.yaml":     strings.Replace(projectRepoAppYAML(), "namespace: argocd}", "namespace: team-a}", 1)},
+			want: []string{"RG0201 Service web/web"}, stderr: "names team-a: taken as the namespace Argo CD runs in"},
+		{name: "--app-namespace says otherwise", files: map[string]string{
+			"project.yaml": strings.Replace(ingressOnly, "namespace: argocd}", "namespace: team-a}", 1),
+			"app.yaml":     strings.Replace(projectRepoAppYAML(), "namespace: argocd}", "namespace: team-a}", 1)},
+			args: []string{"--app-namespace", "argocd"}, stderr: "AppProject web-team (project.yaml:1) is in namespace team-a, not Argo CD's (argocd)"},
 		{name: "refused Applications are not synced: their objects are not checked", files: map[string]string{
 			"project.yaml": strings.Replace(ingressOnly, "namespace: web}", "namespace: other}", 1)},
 			want: []string{"RG0204 Application argocd/web"}},

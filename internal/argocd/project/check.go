@@ -98,9 +98,9 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 	}
 	if v := p.AppNamespacePermitted(app.Namespace, c.Projects.Namespace); !v.Permitted {
 		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectAppNamespace, Object: ref, Source: at("metadata.namespace"), App: app.Key,
-			Message: fmt.Sprintf("Argo CD will not sync it: %q: %s (AppProject %s, %s); add the namespace to the project's sourceNamespaces, or move the Application into %s",
+			Message: fmt.Sprintf("Argo CD will not sync it: %q: %s (AppProject %s, %s); add the namespace to the project's sourceNamespaces, or move the Application into %s (if Argo CD runs in %s, say so with --app-namespace %s)",
 				fmt.Sprintf("application '%s' in namespace '%s' is not permitted to use project '%s'", app.Name, app.Namespace, p.Name),
-				v.Why, p.Name, p.Where(v.Rule), c.Projects.Namespace)})
+				v.Why, p.Name, p.Where(v.Rule), c.Projects.Namespace, app.Namespace, app.Namespace)})
 		return false
 	}
 	ok := true
