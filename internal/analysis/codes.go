@@ -131,7 +131,7 @@ var catalog = []Code{
 	{ID: CodeDependsOnMissing, Severity: SeverityWarning, Title: "dependsOn names an object the tree does not hold",
 		Description: "spec.dependsOn names a Kustomization or HelmRelease that nothing in the built tree creates; unless it is created outside Git, Flux waits for it forever. Fix the name or namespace."},
 	{ID: CodeAppliedTwice, Severity: SeverityWarning, Title: "object applied by two Flux objects",
-		Description: "Two Kustomizations (or HelmReleases) apply the same object; the last to reconcile wins, and pruning one of them deletes it. Keep it in one place."},
+		Description: "Two Kustomizations (or HelmReleases) apply the same object differently; the last to reconcile wins, so it flips between the two, and when the one that applied it last (its owner labels) stops applying it, kustomize-controller prunes it until the other reconciles again. Keep it in one place. Applied identically but for labels and annotations (a component every app Kustomization shares) it is an info."},
 	{ID: CodeNotBuilt, Severity: SeverityInfo, Title: "Flux object not built",
 		Description: "routeguard could not build this Kustomization or HelmRelease here (its source is another repository, an OCI artifact or a bucket, or a chart that is neither cached nor fetchable without --allow-network); references into what it would create are reported as RG0001, not as errors. Map the source to a directory with --source, or warm the chart cache."},
 	{ID: CodeClusterOnlySource, Severity: SeverityWarning, Title: "substituteFrom/valuesFrom source not in the repository",

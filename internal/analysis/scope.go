@@ -123,6 +123,18 @@ func (c *Context) unrenderedScope(gk manifest.GroupKind, ns string) (UnrenderedS
 	return u, ok
 }
 
+// unrenderedMakerNamed reports whether an unrendered scope covering gk in
+// ns has a maker (HelmRelease, Application, ResourceSet, release name,
+// chart) that name is named after.
+func (c *Context) unrenderedMakerNamed(gk manifest.GroupKind, ns, name string) bool {
+	for _, u := range c.unrendered {
+		if u.Covers(gk, ns) && slices.ContainsFunc(u.Makers, func(m string) bool { return namedAfter(name, m) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // unrenderedFor returns the unrendered scope that best explains an absent
 // object named name of gk in ns, referred to from the file from, and how
 // many other scopes cover it too. Best is, in order: a scope whose maker
@@ -235,8 +247,10 @@ func (c *Context) whyUnchecked(target manifest.Key, from string) (why, fix strin
 			"render what makes it (add its path to contextPaths in .routeguard.yaml), or suppress " + CodeUnresolvedOutside + " for this object"
 	}
 	// A custom resource named like the object (vmauth-<VMAuth>) explains
-	// it better than the unrendered scopes of its namespace.
-	if _, covered := c.unrenderedScope(gk, target.Namespace); covered {
+	// it better than the unrendered scopes of its namespace, unless one of
+	// those is itself named like it (HelmRelease loki for Service loki,
+	// beside a GrafanaDatasource loki): a release makes its Services.
+	if _, covered := c.unrenderedScope(gk, target.Namespace); covered && !c.unrenderedMakerNamed(gk, target.Namespace, target.Name) {
 		if o, named, others, ok := c.operatorOwner(target); ok && named {
 			more := ""
 			if others > 0 {

@@ -122,3 +122,29 @@ func TestNamedOperatorBeforeScopes(t *testing.T) {
 		t.Errorf("why: %s", why)
 	}
 }
+
+// TestNamedReleaseBeforeNamedOperator: an unrendered HelmRelease named
+// like the absent Service (loki for Service loki) is named before a
+// custom resource of the same name (a GrafanaDatasource loki), whose
+// operator makes no such Service; a release named otherwise is not.
+func TestNamedReleaseBeforeNamedOperator(t *testing.T) {
+	objs, err := manifest.Decode("a.yaml", []byte("apiVersion: grafana.integreatly.org/v1beta1\nkind: GrafanaDatasource\nmetadata: {name: loki, namespace: observability}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := manifest.NewSet()
+	if err := set.AddAll(objs); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ release, want string }{
+		{"loki", "it may be among the objects routeguard could not render (HelmRelease observability/loki was not built here)"},
+		{"tempo", "the operator of GrafanaDatasource observability/loki may create it"},
+	} {
+		c := newContext(RunOptions{Set: set, Unrendered: []UnrenderedScope{{Namespace: "observability", Makers: []string{tc.release},
+			Reason: "HelmRelease observability/" + tc.release + " was not built here"}}})
+		why, _ := c.WhyUnchecked(manifest.Key{Kind: "Service", Namespace: "observability", Name: "loki"})
+		if !strings.Contains(why, tc.want) {
+			t.Errorf("release %s: why: %s", tc.release, why)
+		}
+	}
+}

@@ -170,13 +170,14 @@ func (b *builder) result() *Result {
 		}
 		for _, d := range n.duplicates {
 			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
-				Message: fmt.Sprintf("%s is applied by %s and by %s; the last to reconcile wins, and pruning either deletes it; keep it in one of them", d.object, d.first.describe(), n.describe())}
-			if first := d.first.objectByKey(d.object.Key()); first != nil && reflect.DeepEqual(first.Body, d.object.Body) {
+				Message: fmt.Sprintf("%s is applied, differently, by %s and by %s; the last to reconcile wins, so it flips between the two, and when the one that applied it last (its owner labels) stops applying it, kustomize-controller prunes it until the other reconciles again; keep it in one of them", d.object, d.first.describe(), n.describe())}
+			if first := d.first.objectByKey(d.object.Key()); first != nil && sameButMetadata(first.Body, d.object.Body) {
 				// The same object from a shared component (an app-template
-				// OCIRepository per app Kustomization): nothing competes;
-				// only the one that applied it last prunes it.
+				// OCIRepository per app Kustomization, labelled by each
+				// app's commonMetadata): nothing competes; only the one
+				// that applied it last prunes it.
 				f.Severity = analysis.SeverityInfo
-				f.Message = fmt.Sprintf("%s is applied, identically, by %s and by %s (a shared component); nothing competes, but when the one that applied it last stops applying it (pruned), it is gone until the other reconciles again", d.object, d.first.describe(), n.describe())
+				f.Message = fmt.Sprintf("%s is applied, identically but for labels or annotations, by %s and by %s (a shared component); nothing competes, but when the one that applied it last stops applying it (pruned), it is gone until the other reconciles again", d.object, d.first.describe(), n.describe())
 			}
 			r.Findings = append(r.Findings, f)
 		}
@@ -238,6 +239,30 @@ type duplicate struct {
 }
 
 // finding is a finding about the node's object.
+// sameButMetadata says whether two bodies of one object are equal but for
+// metadata.labels and metadata.annotations (the commonMetadata each
+// Kustomization adds, its owner labels): what the object does is the same
+// whichever applies it last.
+func sameButMetadata(a, b map[string]any) bool {
+	strip := func(body map[string]any) map[string]any {
+		out := make(map[string]any, len(body))
+		for k, v := range body {
+			out[k] = v
+		}
+		if md, ok := body["metadata"].(map[string]any); ok {
+			m := make(map[string]any, len(md))
+			for k, v := range md {
+				if k != "labels" && k != "annotations" {
+					m[k] = v
+				}
+			}
+			out["metadata"] = m
+		}
+		return out
+	}
+	return reflect.DeepEqual(strip(a), strip(b))
+}
+
 func (n *Node) finding(code, msg string) analysis.Finding {
 	return analysis.Finding{Code: code, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux", Message: msg}
 }

@@ -1220,12 +1220,14 @@ spec:
 
 // TestBuildTreeSharedComponentInfo: the same object applied identically by
 // two Kustomizations (a shared component, as home labs give every app its
-// app-template OCIRepository) is RG0105 at info; one applied differently
-// stays a warning.
+// app-template OCIRepository), but for the labels each one's
+// commonMetadata adds, is RG0105 at info; one applied differently stays a
+// warning.
 func TestBuildTreeSharedComponentInfo(t *testing.T) {
 	ks := func(name string) string {
 		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
-			"spec: {interval: 1h, path: ./apps/" + name + ", targetNamespace: media, sourceRef: {kind: GitRepository, name: flux-system}}\n---\n"
+			"spec: {interval: 1h, path: ./apps/" + name + ", targetNamespace: media, sourceRef: {kind: GitRepository, name: flux-system},\n" +
+			"  commonMetadata: {labels: {app.kubernetes.io/name: " + name + "}}}\n---\n"
 	}
 	root := writeRepo(t, map[string]string{
 		"clusters/home/apps.yaml":            ks("a") + ks("b") + ks("c"),

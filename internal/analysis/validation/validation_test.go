@@ -77,6 +77,7 @@ func TestBuiltinKinds(t *testing.T) {
 func TestAPIVersions(t *testing.T) {
 	analysistest.Run(t, APIVersions{}, []analysistest.Case{
 		{Name: "served versions", Files: []string{"valid.yaml"}},
+		{Name: "SOPS-encrypted objects, apiVersion and kind too", Files: []string{"sops_encrypted.yaml"}},
 		{Name: "removed and deprecated versions, cluster version unknown", Files: []string{"versions.yaml"},
 			Want: []string{"RG5003 HTTPRoute apps/old-route", "RG5004 TCPRoute apps/tcp", "RG5009 TCPRoute apps/tcp",
 				"RG5003 Ingress apps/old-ingress", "RG5003 HorizontalPodAutoscaler apps/old-hpa"}},
