@@ -40,11 +40,11 @@ awk '
 }
 function ms(a, c) { return n[a, c] ? sum[a, c] / n[a, c] : 0 }
 END {
-	print "| app | render only (ms) | + built-in analyzers (ms) | + Istio plugin = routeguard as shipped (ms) | analysis on top of rendering: built-in / shipped | shipped, no discover block (ms) |"
+	print "| app | render only (ms) | + built-in analyzers (ms) | + Istio plugin = routeguard as shipped (ms) | analysis on top of rendering: built-in / shipped | with the opt-in discover rule (ms) |"
 	print "|---|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= apps; i++) {
 		a = order[i]
-		r = ms(a, "routeguard-render"); b = ms(a, "routeguard-builtin"); g = ms(a, "routeguard"); d = ms(a, "routeguard-named")
+		r = ms(a, "routeguard-render"); b = ms(a, "routeguard-builtin"); g = ms(a, "routeguard-v1"); d = ms(a, "routeguard-discovery")
 		printf "| %s | %.0f | %.0f | %.0f | %+.0f%% / %+.0f%% | %.0f |\n", a, r, b, g, (b - r) / r * 100, (g - r) / r * 100, d
 	}
 }' "$raw"

@@ -50,9 +50,10 @@ type Options struct {
 	Revision     string      // ARGOCD_APP_REVISION
 	// NewGitFileGlobbing is applicationset.enable.new.git.file.globbing.
 	NewGitFileGlobbing bool
-	// PluginDiscovery: routeguard's CMP sidecar is installed with its
-	// discover rule, so sources that name no tool and match it render
-	// through routeguard's plugin, as in Argo CD.
+	// PluginDiscovery: routeguard's CMP sidecar is installed with the
+	// opt-in discover rule (cmp/discovery), so sources that name no tool
+	// and hold the .routeguard-cmp marker render through routeguard's
+	// plugin, as in Argo CD. The shipped plugin.yaml discovers nothing.
 	PluginDiscovery bool
 	// PluginNames are the plugin names that are routeguard (default:
 	// "routeguard" and "routeguard-<version>").

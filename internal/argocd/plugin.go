@@ -30,9 +30,9 @@ func (b *builder) renderPlugin(ctx context.Context, app *Application, src Source
 		// A plugin source that names none: Argo CD offers it to every
 		// sidecar's discovery rule (a source that names no tool only
 		// reaches here when routeguard's rule claimed it).
-		return nil, skip("its source names no config management plugin, so Argo CD's repo-server picks the sidecar whose discovery rule matches; routeguard renders it only when that is its own (--cmp-discovery)")
+		return nil, skip("its source names no config management plugin, so Argo CD's repo-server picks the sidecar whose discovery rule matches; routeguard renders it only when that is its own opt-in rule (--cmp-discovery) and the directory holds the .routeguard-cmp marker")
 	case !b.discoverPlugin(appDir):
-		return nil, skip("its source names no config management plugin, and routeguard's discovery rule does not match its directory: another of Argo CD's sidecars renders it")
+		return nil, skip("its source names no config management plugin, and its directory holds no .routeguard-cmp marker for routeguard's discovery rule: another of Argo CD's sidecars renders it")
 	}
 	if !b.isRouteguardPlugin(name) {
 		return nil, skip("its source uses the config management plugin %q, which only Argo CD's repo-server sidecar can run", name)
@@ -128,8 +128,8 @@ func paramEnvName(s string) string {
 	return b.String()
 }
 
-// discoverPlugin is routeguard's discover rule (cmp discover): the
-// directory holds a .routeguard.yaml or a routing manifest.
+// discoverPlugin is routeguard's opt-in discover rule (cmp discover,
+// cmp/discovery): the directory holds the .routeguard-cmp marker.
 func (b *builder) discoverPlugin(appDir string) bool {
 	match, err := argocmp.Discover(appDir)
 	return err == nil && match != ""

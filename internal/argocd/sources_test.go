@@ -336,14 +336,16 @@ func TestDirectoryRepeatedObject(t *testing.T) {
 // routeguard cannot claim it and skips it (another sidecar, such as a
 // secrets plugin reading plugin.env, renders it; taking it for routeguard's
 // made every such app an RG0009 error); with --cmp-discovery it renders
-// what routeguard's rule matches and skips the rest.
+// what routeguard's opt-in rule matches (the .routeguard-cmp marker) and
+// skips the rest, a .routeguard.yaml included.
 func TestPluginWithoutName(t *testing.T) {
 	root := writeRepo(t, map[string]string{
-		"argocd/secrets.yaml":          application("secrets", "vault", "apps/secrets", "    plugin:\n      env:\n        - {name: SECRET_PROVIDER, value: cluster-secrets}"),
-		"argocd/routes.yaml":           application("routes", "web", "apps/routes", "    plugin: {}"),
-		"apps/secrets/cm.yaml":         configMap("secrets"),
-		"apps/routes/cm.yaml":          configMap("routes"),
-		"apps/routes/.routeguard.yaml": "failOn: error\n",
+		"argocd/secrets.yaml":           application("secrets", "vault", "apps/secrets", "    plugin:\n      env:\n        - {name: SECRET_PROVIDER, value: cluster-secrets}"),
+		"argocd/routes.yaml":            application("routes", "web", "apps/routes", "    plugin: {}"),
+		"apps/secrets/cm.yaml":          configMap("secrets"),
+		"apps/routes/cm.yaml":           configMap("routes"),
+		"apps/routes/.routeguard-cmp":   "",
+		"apps/secrets/.routeguard.yaml": "failOn: error\n", // configuration, not the marker
 	})
 	for _, discovery := range []bool{false, true} {
 		res := build(t, root, Options{PluginDiscovery: discovery}, "argocd")

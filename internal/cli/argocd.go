@@ -68,7 +68,7 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 	fs.StringSliceVar(&f.apiVersions, "api-versions", nil, "API versions for Helm capabilities (default: $KUBE_API_VERSIONS)")
 	fs.StringVar(&f.revision, "revision", "", "the commit Argo CD would render (ARGOCD_APP_REVISION in ${...} substitution)")
-	fs.BoolVar(&f.pluginDiscovery, "cmp-discovery", false, "routeguard's CMP sidecar is installed with its discover rule: sources that name no tool and match it render through routeguard's plugin")
+	fs.BoolVar(&f.pluginDiscovery, "cmp-discovery", false, "routeguard's CMP sidecar is installed with the opt-in discover rule (cmp/discovery): sources that name no tool and hold the .routeguard-cmp marker render through routeguard's plugin")
 	fs.BoolVar(&f.newGlobbing, "new-git-file-globbing", false, "git file generators use doublestar globs (applicationset.enable.new.git.file.globbing) instead of git pathspecs")
 	fs.Int64Var(&f.maxFileMiB, "max-file-size", manifest.DefaultMaxFileBytes>>20, "largest manifest file to read, in MiB")
 	f.projects.register(cmd)

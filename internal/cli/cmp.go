@@ -192,7 +192,7 @@ func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
 func newCMPDiscoverCommand(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "discover",
-		Short: "Print the file that makes this directory a routeguard app (discover.find.command)",
+		Short: "Print the marker (.routeguard-cmp) that opts this app into the plugin (the opt-in discover.find.command)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBuffered(cmd.Context(), env, "cmp discover", func() cmpOutcome {

@@ -332,14 +332,22 @@ func TestCMPGenerateCancelled(t *testing.T) {
 
 func TestCMPDiscoverCommand(t *testing.T) {
 	root := cmpRepo(t)
+	if err := os.MkdirAll(filepath.Join(root, "marked"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "marked", ".routeguard-cmp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		path  string
 		extra []string
 		want  string
 	}{
-		{"examples/apps/routing/gateways", nil, ".routeguard.yaml\n"},
-		{"examples/broken/dangling-service", nil, "app.yaml\n"},
+		{"examples/apps/routing/gateways", nil, ""},   // a .routeguard.yaml is configuration, not the marker
+		{"examples/broken/dangling-service", nil, ""}, // an HTTPRoute is not the marker either
+		{"examples/apps/edge", nil, ""},               // nor a chart's Ingress template
 		{"examples/apps/backend", nil, ""},
+		{"marked", nil, ".routeguard-cmp\n"},
 		{"examples/apps/backend", []string{"ARGOCD_APP_PARAMETERS", "null"}, "spec.source.plugin\n"},
 	}
 	for _, tt := range tests {

@@ -2,82 +2,37 @@ package cmp
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
-
-	"github.com/routeguard/routeguard/internal/config"
 )
 
-// Discovery limits: discovery runs on every refresh of every app that does
-// not name its plugin, so it reads little.
-const (
-	discoverMaxFiles = 2000
-	discoverMaxBytes = 1 << 20
-)
+// Marker is the file that opts an app into routeguard's plugin under the
+// opt-in discovery rule (cmp/discovery): a regular file of this name at the
+// root of the app's directory, with any content (an empty file will do).
+//
+// It is not .routeguard.yaml on purpose: that file configures the analysis
+// (failOn, severities, suppressions, contextPaths) for every front door,
+// CI included, and is also read from the repository root. Teams add it to
+// apps that Argo CD renders with its own Helm or Kustomize; taking those
+// apps away from Argo CD's tools because of it is what installing a
+// discovering plugin must never do.
+const Marker = ".routeguard-cmp"
 
-// routingKindRE matches a YAML or JSON line declaring a routing kind.
-var routingKindRE = regexp.MustCompile(`(?m)^\s*(?:-\s+)?"?kind"?\s*:\s*"?(Ingress|HTTPRoute|GRPCRoute|TLSRoute|TCPRoute|UDPRoute|Gateway|ListenerSet|VirtualService|DestinationRule|ServiceEntry|Sidecar)"?\s*,?\s*$`)
-
-var errFound = errors.New("found")
-
-// Discover reports whether dir is an app routeguard should render: it holds
-// a .routeguard.yaml, or a YAML/JSON file (at any depth, hidden directories
-// skipped, symlinks not followed) declaring a routing kind. match is the
-// file that decided it, relative to dir; "" means no match.
+// Discover reports whether dir is an app routeguard's opt-in discovery rule
+// claims: it holds the marker file at its root (not in a subdirectory, not
+// a symlink or directory of that name). match is the marker's name, or ""
+// when there is none. Nothing else in the directory decides: no manifest,
+// no Helm template, no config file.
 func Discover(dir string) (match string, err error) {
-	for _, n := range config.FileNames {
-		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
-			return n, nil
-		}
-	}
-	files := 0
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable entries do not decide anything
-		}
-		if d.IsDir() {
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		switch strings.ToLower(filepath.Ext(p)) {
-		case ".yaml", ".yml", ".json":
-		default:
-			return nil
-		}
-		if files++; files > discoverMaxFiles {
-			return filepath.SkipAll
-		}
-		if declaresRouting(p) {
-			rel, _ := filepath.Rel(dir, p)
-			match = filepath.ToSlash(rel)
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
+	fi, err := os.Lstat(filepath.Join(dir, Marker))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil
+	case err != nil:
 		return "", err
+	case fi.Mode().IsRegular():
+		return Marker, nil
 	}
-	return match, nil
-}
-
-func declaresRouting(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, discoverMaxBytes))
-	if err != nil {
-		return false
-	}
-	return routingKindRE.Match(data)
+	return "", nil
 }

@@ -10,18 +10,19 @@ import (
 
 func TestDiscover(t *testing.T) {
 	tests := []struct {
-		name  string
-		files map[string]string
-		want  string
+		name    string
+		files   map[string]string
+		symlink bool // the marker is a symlink to a regular file
+		want    string
 	}{
-		{"config file", map[string]string{".routeguard.yaml": "failOn: error\n", "a.yaml": "kind: ConfigMap\n"}, ".routeguard.yaml"},
-		{"httproute in a subdirectory", map[string]string{"deploy.yaml": "kind: Deployment\n", "routes/r.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"}, "routes/r.yaml"},
-		{"helm template", map[string]string{"Chart.yaml": "name: x\n", "templates/ingress.yaml": "{{- if .Values.ingress }}\napiVersion: networking.k8s.io/v1\nkind: Ingress\n{{- end }}\n"}, "templates/ingress.yaml"},
-		{"json list item", map[string]string{"l.json": "{\"items\": [\n {\n  \"kind\": \"VirtualService\",\n  \"apiVersion\": \"networking.istio.io/v1\"\n }\n]}\n"}, "l.json"},
-		{"no routing", map[string]string{"deploy.yaml": "kind: Deployment\n", "svc.yaml": "kind: Service\n# kind: Ingress in a comment\n"}, ""},
-		{"kind as a value elsewhere", map[string]string{"cm.yaml": "kind: ConfigMap\ndata:\n  note: \"kind: HTTPRoute\"\n"}, ""},
-		{"hidden directories skipped", map[string]string{".git/x.yaml": "kind: Ingress\n"}, ""},
-		{"not yaml", map[string]string{"README.md": "kind: Ingress\n"}, ""},
+		{"marker", map[string]string{".routeguard-cmp": "", "a.yaml": "kind: ConfigMap\n"}, false, ".routeguard-cmp"},
+		{"marker with content", map[string]string{".routeguard-cmp": "anything\n"}, false, ".routeguard-cmp"},
+		{"config file is not the marker", map[string]string{".routeguard.yaml": "failOn: error\n", "r.yaml": "kind: HTTPRoute\n"}, false, ""},
+		{"httproute", map[string]string{"routes/r.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"}, false, ""},
+		{"helm template with an ingress", map[string]string{"Chart.yaml": "name: x\n", "templates/ingress.yaml": "{{- if .Values.ingress }}\nkind: Ingress\n{{- end }}\n"}, false, ""},
+		{"marker in a subdirectory", map[string]string{"sub/.routeguard-cmp": ""}, false, ""},
+		{"marker is a directory", map[string]string{".routeguard-cmp/x": ""}, false, ""},
+		{"marker is a symlink", map[string]string{"target": ""}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -30,6 +31,11 @@ func TestDiscover(t *testing.T) {
 				full := filepath.Join(dir, filepath.FromSlash(p))
 				os.MkdirAll(filepath.Dir(full), 0o755)
 				if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.symlink {
+				if err := os.Symlink("target", filepath.Join(dir, Marker)); err != nil {
 					t.Fatal(err)
 				}
 			}

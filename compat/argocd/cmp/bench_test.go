@@ -41,12 +41,13 @@ func syntheticRepo(b *testing.B) string {
 //
 //	routeguard-render   routeguard render . (the baseline: rendering only)
 //	routeguard-builtin  routeguard without routeguard-istio beside it
-//	routeguard          as shipped (built-in analyzers + the Istio plugin)
-//	routeguard-named    as shipped, without the discover block
+//	routeguard-v1       as shipped (built-in analyzers + the Istio plugin)
+//	routeguard-discovery as shipped, with the opt-in discover block
 //
-// The first three discover like the shipped plugin.yaml, so a named
-// Application pays one MatchRepository stream in each; the fourth shows
-// what that stream costs. Each reports <config>-ms/op; ns/op is the sum.
+// The first three have no discover block, as the shipped plugin.yaml; the
+// fourth shows what the opt-in rule costs an Application that names the
+// plugin (Argo CD asks a discovering plugin whether it matches: one more
+// repository stream). Each reports <config>-ms/op; ns/op is the sum.
 // scripts/bench-cmp.sh prints the table.
 func BenchmarkGenerateManifest(b *testing.B) {
 	apps := []struct {
@@ -57,7 +58,7 @@ func BenchmarkGenerateManifest(b *testing.B) {
 		{"example-edge", app{name: "edge", namespace: "edge", path: "examples/apps/edge"}},
 		{"synthetic-1000", app{name: "synth", path: "apps/synth"}},
 	}
-	plugins := []string{pluginRenderOnly, pluginBuiltin, pluginShipped, pluginNamedOnly}
+	plugins := []string{pluginRenderOnly, pluginBuiltin, pluginShipped, pluginDiscovery}
 	for _, c := range apps {
 		b.Run(c.name, func(b *testing.B) {
 			a := c.a

@@ -13,7 +13,9 @@ import (
 )
 
 // TestPluginConfigLoads: Argo CD's loader accepts cmp/plugin.yaml and reads
-// what routeguard means.
+// what routeguard means: version v1 (socket routeguard-v1.sock), no
+// discovery; cmp/discovery/plugin.yaml is the same plugin with the opt-in
+// discover command and nothing else changed.
 func TestPluginConfigLoads(t *testing.T) {
 	cfg, err := plugin.ReadPluginConfig(filepath.Join(mainRoot, "cmp"))
 	if err != nil {
@@ -23,16 +25,32 @@ func TestPluginConfigLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := cfg.Spec
-	if cfg.Metadata.Name != "routeguard" || s.Version != "" || !strings.HasSuffix(cfg.Address(), "/routeguard.sock") {
-		t.Errorf("name %q version %q address %q; want routeguard, no version, routeguard.sock", cfg.Metadata.Name, s.Version, cfg.Address())
+	if cfg.Metadata.Name != "routeguard" || s.Version != "v1" || !strings.HasSuffix(cfg.Address(), "/"+pluginShipped+".sock") {
+		t.Errorf("name %q version %q address %q; want routeguard, v1, %s.sock", cfg.Metadata.Name, s.Version, cfg.Address(), pluginShipped)
 	}
 	if !reflect.DeepEqual(s.Generate.Command, []string{"routeguard", "cmp", "generate"}) ||
-		!reflect.DeepEqual(s.Discover.Find.Command.Command, []string{"routeguard", "cmp", "discover"}) ||
 		!reflect.DeepEqual(s.Parameters.Dynamic.Command, []string{"routeguard", "cmp", "parameters"}) {
 		t.Errorf("commands: %+v", s)
 	}
+	if s.Discover.FileName != "" || s.Discover.Find.Glob != "" || len(s.Discover.Find.Command.Command) != 0 {
+		t.Errorf("the shipped plugin.yaml discovers (%+v): it would take apps from Argo CD's Helm and Kustomize", s.Discover)
+	}
 	if s.ProvideGitCreds {
 		t.Error("routeguard must not ask for git credentials")
+	}
+	optIn, err := plugin.ReadPluginConfig(filepath.Join(mainRoot, "cmp", "discovery"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plugin.ValidatePluginConfig(*optIn); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(optIn.Spec.Discover.Find.Command.Command, []string{"routeguard", "cmp", "discover"}) {
+		t.Errorf("cmp/discovery: discover %+v, want find.command routeguard cmp discover", optIn.Spec.Discover)
+	}
+	optIn.Spec.Discover = s.Discover
+	if !reflect.DeepEqual(optIn.Metadata, cfg.Metadata) || !reflect.DeepEqual(optIn.Spec, s) {
+		t.Errorf("cmp/discovery/plugin.yaml differs from cmp/plugin.yaml beyond the discover block:\n%+v\n%+v", optIn, cfg)
 	}
 }
 
@@ -85,6 +103,50 @@ func TestHelmValuesMatchPluginYAML(t *testing.T) {
 	}
 	if !reflect.DeepEqual(fromChart.Spec, shipped.Spec) {
 		t.Errorf("chart values give\n%+v\ncmp/plugin.yaml gives\n%+v", fromChart.Spec, shipped.Spec)
+	}
+	// -f helm-values.yaml -f helm-values-discovery.yaml: Helm merges the
+	// maps; the result is cmp/discovery/plugin.yaml's spec.
+	extra, err := os.ReadFile(filepath.Join(mainRoot, "cmp", "helm-values-discovery.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var more struct {
+		Configs struct {
+			CMP struct {
+				Plugins map[string]map[string]any `json:"plugins"`
+			} `json:"cmp"`
+		} `json:"configs"`
+	}
+	if err := yaml.UnmarshalStrict(extra, &more); err != nil {
+		t.Fatal(err)
+	}
+	if len(more.Configs.CMP.Plugins) != 1 || len(more.Configs.CMP.Plugins["routeguard"]) != 1 {
+		t.Fatalf("helm-values-discovery.yaml must only add configs.cmp.plugins.routeguard.discover, got %v", more.Configs.CMP.Plugins)
+	}
+	merged := map[string]any{}
+	for k, v := range spec {
+		merged[k] = v
+	}
+	merged["discover"] = more.Configs.CMP.Plugins["routeguard"]["discover"]
+	mergedYAML, err := yaml.Marshal(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc = "apiVersion: argoproj.io/v1alpha1\nkind: ConfigManagementPlugin\nmetadata:\n  name: routeguard\nspec:\n  " +
+		strings.ReplaceAll(strings.TrimSpace(string(mergedYAML)), "\n", "\n  ") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "plugin.yaml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromChart, err = plugin.ReadPluginConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	optIn, err := plugin.ReadPluginConfig(filepath.Join(mainRoot, "cmp", "discovery"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromChart.Spec, optIn.Spec) {
+		t.Errorf("chart values with helm-values-discovery.yaml give\n%+v\ncmp/discovery/plugin.yaml gives\n%+v", fromChart.Spec, optIn.Spec)
 	}
 	if len(values.RepoServer.ExtraContainers) != 1 {
 		t.Fatalf("want one extra container, got %d", len(values.RepoServer.ExtraContainers))

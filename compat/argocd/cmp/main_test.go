@@ -16,14 +16,15 @@ import (
 	log "github.com/sirupsen/logrus"
 )
 
-// Plugin names (one argocd-cmp-server each, all in one socket directory).
+// Plugin names as Applications give them (the socket's name without
+// .sock; one argocd-cmp-server each, all in one socket directory).
 const (
-	pluginShipped    = "routeguard"         // cmp/plugin.yaml as shipped
-	pluginRenderOnly = "routeguard-render"  // the same without analysis: the benchmark baseline
-	pluginBuiltin    = "routeguard-builtin" // a routeguard without routeguard-istio beside it: built-in analyzers only
-	pluginNamedOnly  = "routeguard-named"   // the shipped spec without the discover block
-	pluginCreds      = "routeguard-creds"   // shipped spec with provideGitCreds: true
-	pluginEnvProbe   = "env-probe"          // reports whether git credentials and an empty ARGOCD_ENV_TEAM reached the plugin
+	pluginShipped    = "routeguard-v1"        // cmp/plugin.yaml as shipped (name routeguard, version v1)
+	pluginRenderOnly = "routeguard-render"    // the same without analysis: the benchmark baseline
+	pluginBuiltin    = "routeguard-builtin"   // a routeguard without routeguard-istio beside it: built-in analyzers only
+	pluginDiscovery  = "routeguard-discovery" // the shipped spec with the opt-in discover block of cmp/discovery
+	pluginCreds      = "routeguard-creds"     // shipped spec with provideGitCreds: true
+	pluginEnvProbe   = "env-probe"            // reports whether git credentials and an empty ARGOCD_ENV_TEAM reached the plugin
 )
 
 var (
@@ -31,7 +32,14 @@ var (
 	repoRoot  string // the repository copy streamed to the plugin: <repoRoot>/examples/...
 	binDir    string // holds routeguard, put first on the servers' PATH
 	sockDir   string
-	servers   []*exec.Cmd
+	// installedSockDir and optInSockDir each hold one socket,
+	// routeguard-v1.sock, as a repo-server with only routeguard's sidecar
+	// sees them: cmp/plugin.yaml as shipped, and cmp/discovery/plugin.yaml
+	// (the opt-in rule). Argo CD's discovery asks every socket of the
+	// directory, so the coexistence tests use these instead of sockDir.
+	installedSockDir string
+	optInSockDir     string
+	servers          []*exec.Cmd
 	serverLog lockedBuffer
 )
 
@@ -82,8 +90,10 @@ func setup() (int, error) {
 	}
 	binDir = filepath.Join(tmp, "bin")
 	sockDir = filepath.Join(tmp, "plugins")
+	installedSockDir = filepath.Join(tmp, "plugins-installed")
+	optInSockDir = filepath.Join(tmp, "plugins-opt-in")
 	repoRoot = filepath.Join(tmp, "repo")
-	for _, d := range []string{binDir, sockDir, repoRoot} {
+	for _, d := range []string{binDir, sockDir, installedSockDir, optInSockDir, repoRoot} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return 0, err
 		}
@@ -118,14 +128,19 @@ func setup() (int, error) {
 	if err := os.CopyFS(filepath.Join(repoRoot, "examples"), os.DirFS(filepath.Join(mainRoot, "examples"))); err != nil {
 		return 0, err
 	}
+	// Apps that are not routeguard's (a Helm chart, a Kustomize app) beside
+	// ones that opt in, for the coexistence tests (testdata/coexist).
+	if err := os.CopyFS(filepath.Join(repoRoot, "coexist"), os.DirFS(filepath.Join(wd, "testdata", "coexist"))); err != nil {
+		return 0, err
+	}
 	os.Setenv("ARGOCD_PLUGINSOCKFILEPATH", sockDir) // read by Argo CD's discovery on the client side
 	configs := map[string]string{pluginShipped: filepath.Join(mainRoot, "cmp")}
 	for name, spec := range map[string]string{
 		// The benchmark variants discover like the shipped plugin, so that
 		// they differ from it only in what generate does.
-		pluginRenderOnly: "generate:\n    command: [routeguard, render, .]\n" + discoverBlock,
-		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n" + discoverBlock,
-		pluginNamedOnly:  "generate:\n    command: [routeguard, cmp, generate]\n",
+		pluginRenderOnly: "generate:\n    command: [routeguard, render, .]\n",
+		pluginBuiltin:    "generate:\n    command: [" + builtinBin + ", cmp, generate]\n",
+		pluginDiscovery:  "generate:\n    command: [routeguard, cmp, generate]\n" + discoverBlock,
 		pluginCreds:      "generate:\n    command: [routeguard, cmp, generate]\n  parameters:\n    dynamic:\n      command: [routeguard, cmp, parameters]\n  provideGitCreds: true\n",
 		pluginEnvProbe:   "generate:\n    command: [sh, -c]\n    args: ['printf \"apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: probe}\\ndata: {creds: \\\"%s\\\", emptyEnv: \\\"%s\\\"}\\n\" $(env | grep -c ^ARGOCD_GIT_AUTH_HEADER=) $(env | grep -cx ARGOCD_ENV_TEAM=)']\n  provideGitCreds: true\n",
 	} {
@@ -138,7 +153,12 @@ func setup() (int, error) {
 		configs[name] = dir
 	}
 	for name, dir := range configs {
-		if err := startServer(cmpServer, name, dir, filepath.Join(tmp, "work-"+name)); err != nil {
+		if err := startServer(cmpServer, name, dir, sockDir, filepath.Join(tmp, "work-"+name)); err != nil {
+			return 0, err
+		}
+	}
+	for dir, config := range map[string]string{installedSockDir: filepath.Join(mainRoot, "cmp"), optInSockDir: filepath.Join(mainRoot, "cmp", "discovery")} {
+		if err := startServer(cmpServer, pluginShipped, config, dir, filepath.Join(tmp, "work-"+filepath.Base(dir))); err != nil {
 			return 0, err
 		}
 	}
@@ -169,12 +189,12 @@ func run(dir string, name string, args ...string) error {
 }
 
 // startServer runs argocd-cmp-server as Argo CD's sidecar does, with the
-// plugin config in configDir, and waits for its socket.
-func startServer(bin, name, configDir, workDir string) error {
+// plugin config in configDir, and waits for its socket name.sock in socks.
+func startServer(bin, name, configDir, socks, workDir string) error {
 	cmd := exec.Command(bin, "--config-dir-path", configDir, "--loglevel", "warn")
 	cmd.Env = append(os.Environ(),
 		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"ARGOCD_PLUGINSOCKFILEPATH="+sockDir,
+		"ARGOCD_PLUGINSOCKFILEPATH="+socks,
 		"ARGOCD_CMP_WORKDIR="+workDir,
 	)
 	cmd.Stdout = &serverLog
@@ -186,7 +206,7 @@ func startServer(bin, name, configDir, workDir string) error {
 		return err
 	}
 	servers = append(servers, cmd)
-	sock := filepath.Join(sockDir, name+".sock")
+	sock := filepath.Join(socks, name+".sock")
 	for i := 0; i < 600; i++ {
 		if fi, err := os.Stat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
 			return nil

@@ -32,30 +32,36 @@ func argoCD(t *testing.T) (dir, version string) {
 
 // build runs Kustomize's krusty on a kustomization that installs Argo CD from
 // the module's manifests/install.yaml into namespace argocd and adds the
-// component cmp/, as docs/cmp.md tells users to.
-func build(t *testing.T) (repoServer appsv1.Deployment, pluginCM corev1.ConfigMap, objects int) {
+// components (default: cmp/), as docs/cmp.md tells users to.
+func build(t *testing.T, components ...string) (repoServer appsv1.Deployment, pluginCM corev1.ConfigMap, objects int) {
 	t.Helper()
 	dir, _ := argoCD(t)
 	install, err := os.ReadFile(filepath.Join(dir, "manifests", "install.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	component, err := filepath.Abs(filepath.Join(mainRoot, "cmp"))
-	if err != nil {
-		t.Fatal(err)
+	if len(components) == 0 {
+		components = []string{"cmp"}
 	}
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "install.yaml"), install, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Kustomize takes components by relative path only.
-	rel, err := filepath.Rel(work, component)
-	if err != nil {
-		t.Fatal(err)
-	}
 	kust := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: argocd\n" +
-		"resources:\n  - install.yaml\ncomponents:\n  - " + filepath.ToSlash(rel) + "\n" +
-		"images:\n  - name: ghcr.io/routeguard/routeguard-cmp\n    newTag: v9.9.9\n"
+		"resources:\n  - install.yaml\ncomponents:\n"
+	for _, c := range components {
+		component, err := filepath.Abs(filepath.Join(mainRoot, filepath.FromSlash(c)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Kustomize takes components by relative path only.
+		rel, err := filepath.Rel(work, component)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kust += "  - " + filepath.ToSlash(rel) + "\n"
+	}
+	kust += "images:\n  - name: ghcr.io/routeguard/routeguard-cmp\n    newTag: v9.9.9\n"
 	if err := os.WriteFile(filepath.Join(work, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +174,29 @@ func TestSidecarOnArgoCDInstall(t *testing.T) {
 	}
 	if cm.Namespace != "argocd" || cm.Data["plugin.yaml"] != string(shipped) {
 		t.Errorf("ConfigMap %s/%s does not hold cmp/plugin.yaml", cm.Namespace, cm.Name)
+	}
+}
+
+// TestDiscoveryComponent: the opt-in component cmp/discovery, used after cmp/,
+// replaces the sidecar's plugin.yaml with cmp/discovery/plugin.yaml and
+// changes nothing else of the install.
+func TestDiscoveryComponent(t *testing.T) {
+	plainDeploy, _, plainN := build(t)
+	deploy, cm, n := build(t, "cmp", "cmp/discovery")
+	want, err := os.ReadFile(filepath.Join(mainRoot, "cmp", "discovery", "plugin.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Name != "routeguard-cmp-plugin" || cm.Data["plugin.yaml"] != string(want) || len(cm.Data) != 1 {
+		t.Errorf("ConfigMap %s holds %d keys; want only plugin.yaml = cmp/discovery/plugin.yaml", cm.Name, len(cm.Data))
+	}
+	if n != plainN {
+		t.Errorf("%d objects with cmp/discovery, %d without: the component must only replace the ConfigMap", n, plainN)
+	}
+	a, _ := yaml.Marshal(plainDeploy)
+	b, _ := yaml.Marshal(deploy)
+	if string(a) != string(b) {
+		t.Error("cmp/discovery changed argocd-repo-server")
 	}
 }
 
