@@ -59,7 +59,7 @@ var coexistCases = []struct {
 	{"coexist/marker-below", v1alpha1.ApplicationSourceTypeDirectory, v1alpha1.ApplicationSourceTypeDirectory},
 	{"coexist/marked", v1alpha1.ApplicationSourceTypeDirectory, v1alpha1.ApplicationSourceTypePlugin},
 	{"coexist/marked-chart", v1alpha1.ApplicationSourceTypeHelm, v1alpha1.ApplicationSourceTypePlugin},
-	{"examples/apps/edge", v1alpha1.ApplicationSourceTypeKustomize, v1alpha1.ApplicationSourceTypeKustomize},        // Ingress in a chart's templates
+	{"examples/apps/edge", v1alpha1.ApplicationSourceTypeKustomize, v1alpha1.ApplicationSourceTypeKustomize},             // Ingress in a chart's templates
 	{"examples/apps/routing/gateways", v1alpha1.ApplicationSourceTypeDirectory, v1alpha1.ApplicationSourceTypeDirectory}, // .routeguard.yaml and routes
 	{"examples/broken/dangling-service", v1alpha1.ApplicationSourceTypeDirectory, v1alpha1.ApplicationSourceTypeDirectory},
 }

@@ -28,10 +28,10 @@ const (
 )
 
 var (
-	mainRoot  string // the main module (routeguard repository)
-	repoRoot  string // the repository copy streamed to the plugin: <repoRoot>/examples/...
-	binDir    string // holds routeguard, put first on the servers' PATH
-	sockDir   string
+	mainRoot string // the main module (routeguard repository)
+	repoRoot string // the repository copy streamed to the plugin: <repoRoot>/examples/...
+	binDir   string // holds routeguard, put first on the servers' PATH
+	sockDir  string
 	// installedSockDir and optInSockDir each hold one socket,
 	// routeguard-v1.sock, as a repo-server with only routeguard's sidecar
 	// sees them: cmp/plugin.yaml as shipped, and cmp/discovery/plugin.yaml
@@ -40,7 +40,7 @@ var (
 	installedSockDir string
 	optInSockDir     string
 	servers          []*exec.Cmd
-	serverLog lockedBuffer
+	serverLog        lockedBuffer
 )
 
 // lockedBuffer collects the servers' logs; each server's output is copied
