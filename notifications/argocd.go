@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,10 +17,10 @@ import (
 //go:embed argocd/triggers/*.yaml argocd/templates/*.yaml argocd/templates/prelude.tpl argocd/services/*.yaml
 var argocdFS embed.FS
 
-// RoutingKinds are the kinds whose health decides on-route-degraded (where
+// RoutingKinds are the kinds whose health decides on-routeguard-route-degraded (where
 // Argo CD records per-resource health; on Argo CD 3.x by default their
 // presence in a Degraded application does) and whose presence makes an
-// application a routing application (on-sync-succeeded).
+// application a routing application (on-routeguard-sync-succeeded).
 var RoutingKinds = routing.KindNames(routing.Alerted)
 
 // WebhookServiceName is the name of the webhook service for Slack incoming
@@ -97,7 +98,9 @@ func stripHeaderComments(s string) string {
 }
 
 // buildTemplate expands one template source into Argo CD's template layout:
-// message, slack.{attachments, blocks, groupingKey, deliveryPolicy,
+// message (Slack's fallback text for the slack service, plain text for every
+// other service), email.subject (email's body is message), teams.template
+// (a MessageCard), slack.{attachments, blocks, groupingKey, deliveryPolicy,
 // notifyBroadcast} and webhook.slack-webhook.{method, body}.
 func buildTemplate(file string, raw []byte, prelude string) (string, error) {
 	var src templateSource
@@ -107,13 +110,25 @@ func buildTemplate(file string, raw []byte, prelude string) (string, error) {
 	if src.Headline == "" || src.Color == "" || !strings.Contains(src.Body, "$body :=") {
 		return "", fmt.Errorf("%s: headline, color and a body that sets $body are required", file)
 	}
+	plainHeadline := plainText(src.Headline)
+	if plainHeadline == "" || !strings.HasPrefix(src.Color, "#") {
+		return "", fmt.Errorf("%s: the headline needs words besides its emoji, and color is #RRGGBB", file)
+	}
 	head := prelude + "\n" + strings.TrimRight(src.Body, "\n") + "\n"
 	headline := strconv.Quote(src.Headline)
 	textExpr := `printf "%s %s (%s, revision %s)" ` + headline + ` $appRef ($project ` + esc + `) $revText`
 	attachments := attachmentsJSON(headline, strconv.Quote(src.Color))
 	blocks := blocksJSON(headline)
 	tmpl := map[string]any{
-		"message": prelude + "\n{{ " + textExpr + " }}",
+		"message": head + `{{- if eq (toString .serviceType) "slack" }}{{ ` + textExpr + ` }}{{ else }}` + plainMessage(strconv.Quote(plainHeadline)) + `{{ end -}}`,
+		"email": map[string]any{
+			// No prelude: the name is all a subject needs, and an Application
+			// always has one.
+			"subject": plainHeadline + ` {{ (.app.metadata | default dict).name | default "" }}`,
+		},
+		"teams": map[string]any{
+			"template": head + teamsCard(strconv.Quote(plainHeadline), strconv.Quote(strings.TrimPrefix(src.Color, "#"))),
+		},
 		"slack": map[string]any{
 			"attachments":     head + attachments,
 			"blocks":          head + blocks,
@@ -134,6 +149,60 @@ func buildTemplate(file string, raw []byte, prelude string) (string, error) {
 		return "", fmt.Errorf("%s: %w", file, err)
 	}
 	return "# " + src.Description + "\n" + string(out), nil
+}
+
+// emojiRE matches Slack emoji codes (":x:", ":white_check_mark:").
+var emojiRE = regexp.MustCompile(`:[a-z0-9_+-]+:`)
+
+// plainText is a headline without its Slack emoji.
+func plainText(s string) string {
+	return strings.Join(strings.Fields(emojiRE.ReplaceAllString(s, "")), " ")
+}
+
+// unescape turns the Slack-escaped $body back into the text it was made of
+// (&lt; and &gt; first, so that an escaped "&lt;" stays "&lt;").
+const unescape = `| replace "&lt;" "<" | replace "&gt;" ">" | replace "&amp;" "&"`
+
+// plainMessage is message for every service but Slack's bot: the headline,
+// the app, its project and revision, the event's text, and the links, as
+// plain text (email bodies, Teams without its template, Mattermost,
+// Telegram, webhooks...).
+func plainMessage(headline string) string {
+	return `{{ printf "%s %s (project %s, revision %s)" ` + headline + ` $name $project ($short | default "unknown") }}` + "\n" +
+		`{{ $body ` + unescape + ` }}` +
+		`{{ if $appUrl }}` + "\n" + `Application: {{ $appUrl }}{{ end }}` +
+		`{{ if $revLink }}` + "\n" + `Commit: {{ $revLink }}{{ end }}`
+}
+
+// teamsCard is the Microsoft Teams MessageCard (Office 365 connector) the
+// teams service posts as it is: the same title, text and fields as the Slack
+// attachment, and buttons to the app and the commit. Its text keeps the
+// Slack escapes of <, > and &, which Teams shows as the characters and never
+// reads as markup.
+func teamsCard(headline, color string) string {
+	fact := func(name, expr string) string {
+		return fmt.Sprintf(`    {"name": %q, "value": {{ %s | toJson }}}`, name, expr)
+	}
+	facts := []string{
+		fact("Project", "$project "+esc),
+		fact("Revision", `$short | default "unknown"`),
+		fact("Sync status", "$sync "+esc),
+		fact("Health", "$health "+esc),
+		fact("Operation", "$phase "+esc),
+		fact("Repository", "$repoText"),
+	}
+	action := func(name, uri string) string {
+		return `{"@type": "OpenUri", "name": "` + name + `", "targets": [{"os": "default", "uri": {{ ` + uri + ` | toJson }}}]}`
+	}
+	return "{\n" +
+		`  "@type": "MessageCard",` + "\n" +
+		`  "@context": "https://schema.org/extensions",` + "\n" +
+		`  "themeColor": ` + color + `,` + "\n" +
+		`  "summary": {{ printf "%s %s" ` + headline + ` $name ` + esc + ` | toJson }},` + "\n" +
+		`  "title": {{ printf "%s %s" ` + headline + ` $name ` + esc + ` | toJson }},` + "\n" +
+		`  "text": {{ $body | replace "\n" "\n\n" | toJson }},` + "\n" +
+		`  "sections": [{"facts": [` + "\n" + strings.Join(facts, ",\n") + "\n  ]}],\n" +
+		`  "potentialAction": [{{ if $appUrl }}` + action("Open in Argo CD", "$appUrl") + `{{ if $revLink }}, {{ end }}{{ end }}{{ if $revLink }}` + action("Open the commit", "$revLink") + `{{ end }}]` + "\n}"
 }
 
 // esc is the template pipeline that escapes Slack's control characters.

@@ -129,8 +129,8 @@ func TestHelmValuesMatchConfigMapData(t *testing.T) {
 		"service.webhook.slack-webhook",
 		"template.routeguard-comparison-error", "template.routeguard-route-degraded",
 		"template.routeguard-routing-app-degraded", "template.routeguard-sync-failed", "template.routeguard-sync-succeeded",
-		"trigger.on-comparison-error", "trigger.on-route-degraded",
-		"trigger.on-sync-failed", "trigger.on-sync-succeeded",
+		"trigger.on-routeguard-comparison-error", "trigger.on-routeguard-route-degraded",
+		"trigger.on-routeguard-sync-failed", "trigger.on-routeguard-sync-succeeded",
 	}
 	if got := strings.Join(slices.Sorted(maps.Keys(data)), " "); got != strings.Join(wantKeys, " ") {
 		t.Fatalf("data keys = %s\nwant %s", got, strings.Join(wantKeys, " "))
@@ -152,7 +152,7 @@ func TestRoutingKindsAgreeEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	exprList := "['" + strings.Join(RoutingKinds, "', '") + "']"
-	for _, k := range []string{"trigger.on-route-degraded", "trigger.on-sync-succeeded"} {
+	for _, k := range []string{"trigger.on-routeguard-route-degraded", "trigger.on-routeguard-sync-succeeded"} {
 		if !strings.Contains(data[k], ".kind in "+exprList) {
 			t.Errorf("%s does not test .kind in %s:\n%s", k, exprList, data[k])
 		}
@@ -179,7 +179,13 @@ func TestTemplatesHaveEveryPart(t *testing.T) {
 	}
 	type tpl struct {
 		Message string `json:"message"`
-		Slack   struct {
+		Email   struct {
+			Subject string `json:"subject"`
+		} `json:"email"`
+		Teams struct {
+			Template string `json:"template"`
+		} `json:"teams"`
+		Slack struct {
 			Attachments     string `json:"attachments"`
 			Blocks          string `json:"blocks"`
 			GroupingKey     string `json:"groupingKey"`
@@ -201,10 +207,10 @@ func TestTemplatesHaveEveryPart(t *testing.T) {
 			t.Fatalf("%s: %v", k, err)
 		}
 		wh := v.Webhook[WebhookServiceName]
-		if v.Message == "" || v.Slack.Attachments == "" || v.Slack.Blocks == "" || v.Slack.GroupingKey == "" || wh.Body == "" || wh.Method != "POST" {
+		if v.Message == "" || v.Email.Subject == "" || v.Teams.Template == "" || v.Slack.Attachments == "" || v.Slack.Blocks == "" || v.Slack.GroupingKey == "" || wh.Body == "" || wh.Method != "POST" {
 			t.Errorf("%s lacks a part: %+v", k, v)
 		}
-		for _, part := range []string{v.Slack.Attachments, v.Slack.Blocks, wh.Body} {
+		for _, part := range []string{v.Slack.Attachments, v.Slack.Blocks, wh.Body, v.Teams.Template} {
 			if bare.MatchString(part) {
 				t.Errorf("%s interpolates a value without toJson: %s", k, bare.FindString(part))
 			}

@@ -22,8 +22,11 @@ func newNotificationsBundleCommand(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bundle --for argocd|flux [--format kustomize-patch|helm-values]",
 		Short: "Print routeguard's notification settings for Argo CD or Flux",
-		Long: `--for argocd: triggers (on-sync-failed, on-comparison-error, on-route-degraded,
-  on-sync-succeeded), Slack templates and the slack-webhook service, as a
+		Long: `--for argocd: triggers (on-routeguard-sync-failed,
+  on-routeguard-comparison-error, on-routeguard-route-degraded,
+  on-routeguard-sync-succeeded: names of their own, so that the bundle leaves
+  Argo CD's catalog triggers as they are), templates (Slack, email, Teams and
+  a service-neutral message) and the slack-webhook service, as a
   strategic-merge patch of argocd-notifications-cm (--format kustomize-patch,
   the default) or as argo-cd Helm chart values (--format helm-values:
   notifications.triggers, notifications.templates, notifications.notifiers).

@@ -45,7 +45,7 @@ var HealthChecked = concat(
 	IstioTraffic,
 )
 
-// Alerted are the kinds whose health decides routeguard's on-route-degraded
+// Alerted are the kinds whose health decides routeguard's on-routeguard-route-degraded
 // notification and whose presence makes an application a routing
 // application, in the order the notification templates list them.
 var Alerted = concat(

@@ -124,13 +124,13 @@ func (rc *runningController) sent() []slackPost {
 	return out
 }
 
-// on-sync-failed: one message per failed revision, none for a retry of the
+// on-routeguard-sync-failed: one message per failed revision, none for a retry of the
 // same revision, and one for a new revision even while the condition stays
 // true. Argo CD's controller keeps the state in the
 // notified.notifications.argoproj.io annotation and skips apps whose sync
 // status was not refreshed after the operation.
 func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
-	rc := startController(t, "app-sync-failed.yaml", "on-sync-failed")
+	rc := startController(t, "app-sync-failed.yaml", "on-routeguard-sync-failed")
 	if got := rc.sent(); len(got) != 1 || !strings.Contains(got[0].Text, "revision "+failedLink) {
 		t.Fatalf("first failure: %d messages %v, want one naming %s", len(got), got, failedLink)
 	}
@@ -161,11 +161,20 @@ func TestControllerSendsSyncFailedOncePerRevision(t *testing.T) {
 	}
 }
 
-// on-route-degraded has no oncePer: one message when a route becomes
-// degraded, none while it stays degraded, and one again after it recovered
-// and degraded anew.
-func TestControllerSendsRouteDegradedOnEachTransition(t *testing.T) {
-	rc := startController(t, "app-routes-degraded.yaml", "on-route-degraded")
+// newRevision moves the app to another synced revision.
+func newRevision(rev string) func(map[string]any) {
+	return func(o map[string]any) {
+		set(o, rev, "status", "operationState", "syncResult", "revision")
+		set(o, rev, "status", "sync", "revision")
+	}
+}
+
+// on-routeguard-route-degraded fires once per revision (oncePer, as the
+// catalog's on-health-degraded): one message when a route becomes degraded,
+// none while it stays degraded, none after it recovered and degraded again
+// in the same revision, and one when a new revision degrades.
+func TestControllerSendsRouteDegradedOncePerRevision(t *testing.T) {
+	rc := startController(t, "app-routes-degraded.yaml", "on-routeguard-route-degraded")
 	if got := rc.sent(); len(got) != 1 || !strings.HasPrefix(got[0].Text, ":warning: Route degraded:") {
 		t.Fatalf("degraded: %d messages %v, want one", len(got), got)
 	}
@@ -183,15 +192,21 @@ func TestControllerSendsRouteDegradedOnEachTransition(t *testing.T) {
 	if got := rc.sent(); len(got) != 0 {
 		t.Fatalf("recovered: %d messages", len(got))
 	}
-	rc.update(func(o map[string]any) {
+	degradeVS := func(o map[string]any) {
 		set(o, "Degraded", "status", "health", "status")
 		r := o["status"].(map[string]any)["resources"].([]any)[1].(map[string]any) // the VirtualService
 		set(r, "Degraded", "health", "status")
 		set(r, "subset v3 not found", "health", "message")
-	})
+	}
+	rc.update(degradeVS)
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("degraded again in the same revision: %d messages, want none", len(got))
+	}
+	rc.update(healthy)
+	rc.update(func(o map[string]any) { newRevision("2222222222222222222222222222222222222222")(o); degradeVS(o) })
 	got := rc.sent()
 	if len(got) != 1 {
-		t.Fatalf("degraded again: %d messages, want 1", len(got))
+		t.Fatalf("a new revision degraded: %d messages, want 1", len(got))
 	}
 	if text := str(t, got[0].Attachments[0], "text"); text != "• VirtualService web/storefront: subset v3 not found" {
 		t.Errorf("degraded again: text = %q", text)
@@ -205,14 +220,14 @@ const routingAppDegradedText = "Argo CD did not record which resource is degrade
 	"• VirtualService web/storefront\n" +
 	"To name the degraded resources here, set controller.resource.health.persist: \"true\" in argocd-cmd-params-cm."
 
-// on-route-degraded on Argo CD 3.x as installed by default, where the
+// on-routeguard-route-degraded on Argo CD 3.x as installed by default, where the
 // Application carries no per-resource health (resourceHealthSource:
 // appTree): one message when the app turns Degraded, naming its routing
-// resources; none while it stays Degraded or after it recovered; one again
-// when it degrades anew; none when it degrades after its routing resources
-// are gone.
+// resources; none while it stays Degraded or after it recovered, nor when it
+// degrades again in the same revision; one when a new revision degrades;
+// none when it degrades after its routing resources are gone.
 func TestControllerSendsRoutingAppDegradedOnV3(t *testing.T) {
-	rc := startController(t, "app-v3-routes-degraded.yaml", "on-route-degraded")
+	rc := startController(t, "app-v3-routes-degraded.yaml", "on-routeguard-route-degraded")
 	got := rc.sent()
 	if len(got) != 1 || !strings.HasPrefix(got[0].Text, ":warning: Degraded, with routing resources: ") {
 		t.Fatalf("degraded: %d messages %v, want one", len(got), got)
@@ -228,11 +243,20 @@ func TestControllerSendsRoutingAppDegradedOnV3(t *testing.T) {
 		t.Fatalf("recovered: %d messages", len(got))
 	}
 	rc.update(func(o map[string]any) { set(o, "Degraded", "status", "health", "status") })
-	if got := rc.sent(); len(got) != 1 {
-		t.Fatalf("degraded again: %d messages, want 1", len(got))
+	if got := rc.sent(); len(got) != 0 {
+		t.Fatalf("degraded again in the same revision: %d messages, want none", len(got))
 	}
 	rc.update(func(o map[string]any) { set(o, "Healthy", "status", "health", "status") })
 	rc.update(func(o map[string]any) {
+		newRevision("3333333333333333333333333333333333333333")(o)
+		set(o, "Degraded", "status", "health", "status")
+	})
+	if got := rc.sent(); len(got) != 1 {
+		t.Fatalf("a new revision degraded: %d messages, want 1", len(got))
+	}
+	rc.update(func(o map[string]any) { set(o, "Healthy", "status", "health", "status") })
+	rc.update(func(o map[string]any) {
+		newRevision("4444444444444444444444444444444444444444")(o)
 		set(o, "Degraded", "status", "health", "status")
 		set(o, []any{map[string]any{"group": "apps", "version": "v1", "kind": "Deployment", "namespace": "web", "name": "storefront", "status": "Synced"}}, "status", "resources")
 	})

@@ -99,6 +99,9 @@ type apiOptions struct {
 	argocdURL string // "" leaves context.argocdUrl unset
 	extra     map[string]string
 	helm      bool // take the bundle from the Helm values instead of the Kustomize patch
+	// data, when set, is the ConfigMap's data instead of the bundle (the
+	// service, context and extra keys are still added).
+	data map[string]string
 }
 
 // newAPI builds the notifications API the way Argo CD's notifications
@@ -111,6 +114,12 @@ func newAPI(t testing.TB, slack *fakeSlack, o apiOptions) api.API {
 	data := bundleData(t)
 	if o.helm {
 		data = helmData(t)
+	}
+	if o.data != nil {
+		data = map[string]string{}
+		for k, v := range o.data {
+			data[k] = v
+		}
 	}
 	data["service.slack"] = "token: $slack-token\napiURL: " + slack.apiURL() + "\n"
 	if o.argocdURL != "" {

@@ -12,19 +12,19 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-var routeguardTriggers = []string{"on-comparison-error", "on-route-degraded", "on-sync-failed", "on-sync-succeeded"}
+var routeguardTriggers = []string{"on-routeguard-comparison-error", "on-routeguard-route-degraded", "on-routeguard-sync-failed", "on-routeguard-sync-succeeded"}
 
-// routeTemplates are the templates each trigger may send: on-route-degraded
+// routeTemplates are the templates each trigger may send: on-routeguard-route-degraded
 // has one condition per place Argo CD keeps per-resource health.
 var routeTemplates = map[string][]string{
-	"on-comparison-error": {"routeguard-comparison-error"},
-	"on-route-degraded":   {"routeguard-route-degraded", "routeguard-routing-app-degraded"},
-	"on-sync-failed":      {"routeguard-sync-failed"},
-	"on-sync-succeeded":   {"routeguard-sync-succeeded"},
+	"on-routeguard-comparison-error": {"routeguard-comparison-error"},
+	"on-routeguard-route-degraded":   {"routeguard-route-degraded", "routeguard-routing-app-degraded"},
+	"on-routeguard-sync-failed":      {"routeguard-sync-failed"},
+	"on-routeguard-sync-succeeded":   {"routeguard-sync-succeeded"},
 }
 
 // fired runs every routeguard trigger on app through the API and returns
-// trigger -> oncePer for those that fired; for on-route-degraded the oncePer
+// trigger -> oncePer for those that fired; for on-routeguard-route-degraded the oncePer
 // is prefixed with the template sent ("<template>:").
 func fired(t *testing.T, a interface {
 	RunTrigger(string, map[string]any) ([]triggers.ConditionResult, error)
@@ -50,7 +50,7 @@ func fired(t *testing.T, a interface {
 				t.Errorf("%s: two conditions fired at once", name)
 			}
 			out[name] = r.OncePer
-			if name == "on-route-degraded" {
+			if name == "on-routeguard-route-degraded" {
 				out[name] = r.Templates[0] + ":" + r.OncePer
 			}
 		}
@@ -68,39 +68,48 @@ func TestTriggersFireOnTheRightApplications(t *testing.T) {
 		edit    func(map[string]any)
 		want    map[string]string // trigger -> oncePer
 	}{
-		{fixture: "app-synced-healthy.yaml", want: map[string]string{"on-sync-succeeded": "4f2c1d9e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e"}},
+		{fixture: "app-synced-healthy.yaml", want: map[string]string{"on-routeguard-sync-succeeded": "4f2c1d9e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e"}},
 		{fixture: "app-plain-synced.yaml", want: map[string]string{}},
-		{fixture: "app-sync-failed.yaml", want: map[string]string{"on-sync-failed": failedRev}},
+		{fixture: "app-sync-failed.yaml", want: map[string]string{"on-routeguard-sync-failed": failedRev}},
 		{
 			fixture: "app-sync-failed.yaml",
 			edit: func(app map[string]any) { // failed before any revision was synced
 				delete(app["status"].(map[string]any)["operationState"].(map[string]any), "syncResult")
 			},
-			want: map[string]string{"on-sync-failed": "2026-11-30T03:00:00Z"},
+			want: map[string]string{"on-routeguard-sync-failed": "2026-11-30T03:00:00Z"},
 		},
 		{
 			fixture: "app-sync-failed.yaml",
 			edit:    func(app map[string]any) { set(app, "Error", "status", "operationState", "phase") },
-			want:    map[string]string{"on-sync-failed": failedRev},
+			want:    map[string]string{"on-routeguard-sync-failed": failedRev},
 		},
 		{
 			fixture: "app-sync-failed.yaml",
 			edit:    func(app map[string]any) { set(app, "Running", "status", "operationState", "phase") },
 			want:    map[string]string{},
 		},
-		{fixture: "app-comparison-error.yaml", want: map[string]string{"on-comparison-error": ""}},
-		{fixture: "app-routes-degraded.yaml", want: map[string]string{"on-route-degraded": "routeguard-route-degraded:", "on-sync-succeeded": failedRev}},
+		{fixture: "app-comparison-error.yaml", want: map[string]string{"on-routeguard-comparison-error": ""}},
+		{fixture: "app-routes-degraded.yaml", want: map[string]string{"on-routeguard-route-degraded": "routeguard-route-degraded:" + failedRev, "on-routeguard-sync-succeeded": failedRev}},
 		// Argo CD 3.x by default: no per-resource health in the Application.
-		{fixture: "app-v3-routes-degraded.yaml", want: map[string]string{"on-route-degraded": "routeguard-routing-app-degraded:", "on-sync-succeeded": failedRev}},
+		{fixture: "app-v3-routes-degraded.yaml", want: map[string]string{"on-routeguard-route-degraded": "routeguard-routing-app-degraded:" + failedRev, "on-routeguard-sync-succeeded": failedRev}},
+		{
+			// Never synced by an operation: the revision Argo CD compared.
+			fixture: "app-v3-routes-degraded.yaml",
+			edit: func(app map[string]any) {
+				delete(app["status"].(map[string]any), "operationState")
+				set(app, "1234567890123456789012345678901234567890", "status", "sync", "revision")
+			},
+			want: map[string]string{"on-routeguard-route-degraded": "routeguard-routing-app-degraded:1234567890123456789012345678901234567890"},
+		},
 		{
 			fixture: "app-v3-routes-degraded.yaml",
 			edit:    func(app map[string]any) { set(app, "Healthy", "status", "health", "status") },
-			want:    map[string]string{"on-sync-succeeded": failedRev},
+			want:    map[string]string{"on-routeguard-sync-succeeded": failedRev},
 		},
 		{
 			fixture: "app-v3-routes-degraded.yaml",
 			edit:    func(app map[string]any) { set(app, "Progressing", "status", "health", "status") },
-			want:    map[string]string{"on-sync-succeeded": failedRev},
+			want:    map[string]string{"on-routeguard-sync-succeeded": failedRev},
 		},
 		{
 			fixture: "app-v3-routes-degraded.yaml",
@@ -118,15 +127,15 @@ func TestTriggersFireOnTheRightApplications(t *testing.T) {
 				}
 				set(app["status"].(map[string]any)["resources"].([]any)[2].(map[string]any), "Degraded", "health", "status")
 			},
-			want: map[string]string{"on-sync-succeeded": failedRev},
+			want: map[string]string{"on-routeguard-sync-succeeded": failedRev},
 		},
-		{fixture: "app-deployment-degraded.yaml", want: map[string]string{"on-sync-succeeded": failedRev}},
+		{fixture: "app-deployment-degraded.yaml", want: map[string]string{"on-routeguard-sync-succeeded": failedRev}},
 		{
 			fixture: "app-routes-degraded.yaml",
 			edit: func(app map[string]any) { // a degraded route but the app is not (yet) Degraded
 				set(app, "Progressing", "status", "health", "status")
 			},
-			want: map[string]string{"on-sync-succeeded": failedRev},
+			want: map[string]string{"on-routeguard-sync-succeeded": failedRev},
 		},
 		{fixture: "app-bare.yaml", want: map[string]string{}},
 		{fixture: "app-empty-status.yaml", want: map[string]string{}},
@@ -161,8 +170,8 @@ func TestTriggersFireOnTheRightApplications(t *testing.T) {
 	}
 }
 
-// on-sync-failed fires exactly when Argo CD's catalog trigger of the same
-// name fires (read from the Argo CD module this test builds against).
+// on-routeguard-sync-failed fires exactly when Argo CD's catalog trigger
+// on-sync-failed fires (read from the Argo CD module this test builds against).
 func TestSyncFailedMatchesTheCatalogTrigger(t *testing.T) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/argoproj/argo-cd/v3").Output()
 	if err != nil {
@@ -183,7 +192,7 @@ func TestSyncFailedMatchesTheCatalogTrigger(t *testing.T) {
 		for _, phase := range phases {
 			app := loadApp(t, fixture)
 			set(app, phase, "status", "operationState", "phase")
-			ours, err := a.RunTrigger("on-sync-failed", app)
+			ours, err := a.RunTrigger("on-routeguard-sync-failed", app)
 			if err != nil {
 				t.Fatal(err)
 			}
