@@ -2,6 +2,7 @@ package health
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/yamlout"
 	yaml "go.yaml.in/yaml/v3"
@@ -54,6 +55,10 @@ func ArgoCDHelmValues(checks []Check) ([]byte, error) {
 // evaluate, and kustomize-controller would wait for them until its timeout.
 func FluxHealthCheckExprs(checks []Check, includeIstio bool) ([]byte, error) {
 	var items []*yaml.Node
+	// An expression the bundle already holds (the route kinds share theirs)
+	// is a YAML alias of the first: one block to review per distinct check.
+	// sigs.k8s.io/yaml (kubectl, Flux) and Kustomize's kyaml expand aliases.
+	seen := map[string]*yaml.Node{}
 	for _, c := range sorted(checks) {
 		if c.Group == "networking.istio.io" && !includeIstio {
 			continue
@@ -62,11 +67,33 @@ func FluxHealthCheckExprs(checks []Check, includeIstio bool) ([]byte, error) {
 		for _, f := range []struct{ name, expr string }{
 			{"inProgress", c.CEL.InProgress}, {"failed", c.CEL.Failed}, {"current", c.CEL.Current},
 		} {
-			if f.expr != "" {
-				item.Content = append(item.Content, yamlout.Scalar(f.name), yamlout.Block(f.expr))
+			if f.expr == "" {
+				continue
 			}
+			v := yamlout.Block(f.expr)
+			if first, ok := seen[f.expr]; ok {
+				v = &yaml.Node{Kind: yaml.AliasNode, Alias: first, Value: first.Anchor}
+			} else {
+				v.Anchor = strings.ToLower(c.Kind) + "-" + strings.ToLower(f.name)
+				seen[f.expr] = v
+			}
+			item.Content = append(item.Content, yamlout.Scalar(f.name), v)
 		}
 		items = append(items, item)
+	}
+	// Anchors only on the blocks an alias refers to.
+	used := map[*yaml.Node]bool{}
+	for _, it := range items {
+		for _, n := range it.Content {
+			if n.Kind == yaml.AliasNode {
+				used[n.Alias] = true
+			}
+		}
+	}
+	for _, n := range seen {
+		if !used[n] {
+			n.Anchor = ""
+		}
 	}
 	header := []string{
 		"routeguard health checks for Flux: put this block under the spec of a Kustomization",
