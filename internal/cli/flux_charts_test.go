@@ -28,7 +28,7 @@ func TestFluxBuildChartCache(t *testing.T) {
 	files := map[string]string{
 		"clusters/c/flux-system/kustomization.yaml": "resources: [sync.yaml]\n",
 		"clusters/c/flux-system/sync.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: flux-system, namespace: flux-system}\nspec: {interval: 1m, url: \"https://example.com/c.git\"}\n---\n" +
-			"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: flux-system, namespace: flux-system}\nspec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}\n",
+			"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: flux-system, namespace: flux-system}\nspec: {interval: 10m, path: ./clusters/c, prune: true, sourceRef: {kind: GitRepository, name: flux-system}}\n",
 		"clusters/c/releases.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata: {name: charts, namespace: apps}\nspec: {interval: 1h, url: \"" + repo.URL + "\"}\n---\n" +
 			"apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: web, namespace: apps}\nspec:\n  interval: 10m\n  chart: {spec: {chart: web, sourceRef: {kind: HelmRepository, name: charts}}}\n  values: {gateway: true}\n---\n" +
 			"apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: api, namespace: apps}\nspec: {interval: 1h, url: \"oci://" + reg.Host + "/charts/api\", insecure: true, ref: {tag: 2.0.0}}\n---\n" +

@@ -2,6 +2,8 @@
 // custom resources against when neither the app nor the operator supplies
 // them: Gateway API's standard and experimental channels and Istio's CRDs,
 // at the versions of sigs.k8s.io/gateway-api and istio.io/istio in go.mod,
+// Flux's (kustomize-, source-, helm-, notification-controller, source-watcher)
+// and Argo CD's (Application, ApplicationSet, AppProject),
 // embedded gzipped (bundled/, written by `go generate ./internal/crds`;
 // a test fails when it drifts from the module cache). It also reads the
 // CRDs an operator names with --crd-dir.
@@ -29,8 +31,9 @@ const IndexFile = "index.json"
 
 // Entry is one bundled CRD.
 type Entry struct {
-	Source  string `json:"source"`            // "gateway-api" or "istio"
+	Source  string `json:"source"`            // "gateway-api", "istio", "flux" or "argocd"
 	Channel string `json:"channel,omitempty"` // Gateway API: "standard" or "experimental"
+	Module  string `json:"module,omitempty"`  // Flux and Argo CD: the Go module it comes from
 	Group   string `json:"group"`
 	Kind    string `json:"kind"`
 	Plural  string `json:"plural"`
@@ -39,9 +42,11 @@ type Entry struct {
 
 // Index lists the bundled CRDs and the module versions they come from.
 type Index struct {
-	GatewayAPIVersion string  `json:"gatewayAPIVersion"`
-	IstioVersion      string  `json:"istioVersion"`
-	CRDs              []Entry `json:"crds"`
+	GatewayAPIVersion string `json:"gatewayAPIVersion"`
+	IstioVersion      string `json:"istioVersion"`
+	// Modules are the versions of the Flux and Argo CD modules.
+	Modules map[string]string `json:"modules,omitempty"`
+	CRDs    []Entry           `json:"crds"`
 }
 
 // Gateway API channels.
@@ -90,6 +95,10 @@ func (x *Index) Origin(e Entry) string {
 		return fmt.Sprintf("Gateway API %s CRD (%s channel, bundled)", x.GatewayAPIVersion, e.Channel)
 	case "istio":
 		return fmt.Sprintf("Istio CRD (istio.io/istio %s, bundled)", x.IstioVersion)
+	case "flux":
+		return fmt.Sprintf("Flux CRD (%s %s, bundled)", strings.TrimPrefix(strings.TrimSuffix(e.Module, "/api"), "github.com/fluxcd/"), x.Modules[e.Module])
+	case "argocd":
+		return fmt.Sprintf("Argo CD %s CRD (bundled)", x.Modules[e.Module])
 	}
 	return e.Source + " CRD (bundled)"
 }

@@ -13,11 +13,13 @@ import (
 // (the versions go.mod requires) and fails when the embedded copy differs:
 // run `go generate ./internal/crds` after changing those versions.
 func TestBundleMatchesModuleCache(t *testing.T) {
-	gw, istio, err := bundle.Locate(".")
+	srcs, err := bundle.Locate(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := bundle.Build(gw, istio)
+	defer srcs.Close()
+	gw, istio := srcs.GatewayAPI, srcs.Istio
+	want, err := bundle.Build(srcs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +71,14 @@ func TestBundledKinds(t *testing.T) {
 		{"gateway.networking.x-k8s.io", "XBackendTrafficPolicy", []string{"experimental"}},
 		{"networking.istio.io", "VirtualService", []string{""}},
 		{"security.istio.io", "AuthorizationPolicy", []string{""}},
+		{"kustomize.toolkit.fluxcd.io", "Kustomization", []string{""}},
+		{"helm.toolkit.fluxcd.io", "HelmRelease", []string{""}},
+		{"source.toolkit.fluxcd.io", "OCIRepository", []string{""}},
+		{"notification.toolkit.fluxcd.io", "Alert", []string{""}},
+		{"source.extensions.fluxcd.io", "ArtifactGenerator", []string{""}},
+		{"argoproj.io", "Application", []string{""}},
+		{"argoproj.io", "ApplicationSet", []string{""}},
+		{"argoproj.io", "AppProject", []string{""}},
 	} {
 		es := idx.Find(tc.group, tc.kind)
 		var chans []string
@@ -82,6 +92,12 @@ func TestBundledKinds(t *testing.T) {
 		if strings.Join(chans, ",") != strings.Join(tc.channels, ",") {
 			t.Errorf("%s %s: channels %v, want %v", tc.group, tc.kind, chans, tc.channels)
 		}
+	}
+	if got := idx.Origin(idx.Find("helm.toolkit.fluxcd.io", "HelmRelease")[0]); got != "Flux CRD (helm-controller v1.6.5, bundled)" {
+		t.Errorf("origin %q", got)
+	}
+	if got := idx.Origin(idx.Find("argoproj.io", "Application")[0]); got != "Argo CD v3.5.7 CRD (bundled)" {
+		t.Errorf("origin %q", got)
 	}
 	if !strings.Contains(idx.Origin(idx.Find("gateway.networking.k8s.io", "Gateway")[0]), "Gateway API v1.6.3 CRD (standard channel") {
 		t.Errorf("origin %q", idx.Origin(idx.Find("gateway.networking.k8s.io", "Gateway")[0]))

@@ -15,6 +15,9 @@ type Candidate struct {
 	Origin  string
 	Bundled bool
 	Channel string // Gateway API channel of a bundled CRD
+	// Controller: a bundled CRD of Flux or Argo CD, whose release the
+	// cluster may run older or newer than the bundle's.
+	Controller bool
 }
 
 // CatalogOptions are the CRDs a catalog knows, by where they come from.
@@ -100,7 +103,7 @@ func (c *Catalog) Lookup(group, kind string) []Candidate {
 			continue
 		}
 		crd, err := bundledCRD(idx, e)
-		out = append(out, Candidate{CRD: crd, Err: err, Origin: idx.Origin(e), Bundled: true, Channel: e.Channel})
+		out = append(out, Candidate{CRD: crd, Err: err, Origin: idx.Origin(e), Bundled: true, Channel: e.Channel, Controller: e.Source == "flux" || e.Source == "argocd"})
 	}
 	return out
 }

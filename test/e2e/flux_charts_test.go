@@ -26,12 +26,12 @@ spec: {interval: 1m, url: "https://git.example.com/fleet.git", ref: {branch: mai
 apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata: {name: flux-system, namespace: flux-system}
-spec: {interval: 10m, path: ./clusters/c, sourceRef: {kind: GitRepository, name: flux-system}}
+spec: {interval: 10m, path: ./clusters/c, prune: true, sourceRef: {kind: GitRepository, name: flux-system}}
 `,
 		"clusters/c/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata: {name: apps, namespace: flux-system}
-spec: {interval: 10m, path: ./apps, targetNamespace: shop, sourceRef: {kind: GitRepository, name: flux-system}}
+spec: {interval: 10m, path: ./apps, prune: true, targetNamespace: shop, sourceRef: {kind: GitRepository, name: flux-system}}
 `,
 		"apps/releases.yaml": `apiVersion: source.toolkit.fluxcd.io/v1
 kind: HelmRepository

@@ -119,6 +119,14 @@ func checkCustomVersion(c *analysis.Context, cat *validate.Catalog, o *manifest.
 		}
 		return
 	}
+	if cands[0].Controller {
+		// Flux and Argo CD drop API versions across releases; the cluster
+		// may run an older one that still serves this version.
+		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
+			Message: fmt.Sprintf("%s %s may not be served: the %s serves %s, so a cluster running that release fails the sync with \"no matches for kind %s in version %s\"; move to %s, or pass the cluster's CRDs with --crd-dir to make this certain",
+				o.APIVersion, o.Kind, cands[0].Origin, versions(cands[0].CRD), o.Kind, o.APIVersion, versions(cands[0].CRD))})
+		return
+	}
 	c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,
 		Message: fmt.Sprintf("%s %s is not served: the %s serves %s; the sync fails with \"no matches for kind %s in version %s\" (if the cluster runs other CRDs, pass them with --crd-dir)",
 			o.APIVersion, o.Kind, cands[0].Origin, versions(cands[0].CRD), o.Kind, o.APIVersion)})

@@ -32,7 +32,13 @@ func TestCustomResources(t *testing.T) {
 			Want: []string{"RG5005 HTTPRoute apps/indented"}},
 		{Name: "no CRD known", Files: []string{"no_schema.yaml"}, Want: []string{"RG5007 Certificate apps/shop"}},
 		{Name: "no CRD known: once per kind, on its first object", Files: []string{"no_schema_many.yaml"},
-			Want: []string{"RG5007 Certificate apps/shop", "RG5007 Kustomization flux-system/apps"}},
+			Want: []string{"RG5007 Certificate apps/shop", "RG5007 ExternalSecret flux-system/apps"}},
+		{Name: "Flux and Argo CD objects against their bundled CRDs", Files: []string{"flux_argocd.yaml"},
+			Want: []string{"RG5001 Kustomization flux-system/no-prune", "RG5001 HelmRelease shop/bad-interval", "RG5005 Application argocd/typo",
+				"RG5001 GitRepository flux-system/no-url"}},
+		{Name: "a Flux Kustomization awaiting substitution is not judged", Files: []string{"flux_kustomization_variables.yaml"},
+			Cluster: analysis.Cluster{SubstitutedOnApply: true},
+			Want:    []string{"RG5008 Kustomization flux-system/apps"}},
 		{Name: "CRD from the cluster (--crd-dir)", Files: []string{"no_schema.yaml"}, Cluster: clusterCRDs(t)},
 		{Name: "CRD rendered with the app", Files: []string{"app_crd.yaml"},
 			Want: []string{"RG5002 Widget apps/too-big", "RG5001 Widget apps/zero", "RG5005 Widget apps/zero"}},
@@ -78,6 +84,8 @@ func TestAPIVersions(t *testing.T) {
 	analysistest.Run(t, APIVersions{}, []analysistest.Case{
 		{Name: "served versions", Files: []string{"valid.yaml"}},
 		{Name: "SOPS-encrypted objects, apiVersion and kind too", Files: []string{"sops_encrypted.yaml"}},
+		{Name: "Flux and Argo CD versions against their bundled CRDs", Files: []string{"flux_argocd.yaml"},
+			Want: []string{"RG5003 HelmRelease shop/old-version"}},
 		{Name: "removed and deprecated versions, cluster version unknown", Files: []string{"versions.yaml"},
 			Want: []string{"RG5003 HTTPRoute apps/old-route", "RG5004 TCPRoute apps/tcp", "RG5009 TCPRoute apps/tcp",
 				"RG5003 Ingress apps/old-ingress", "RG5003 HorizontalPodAutoscaler apps/old-hpa"}},
@@ -168,5 +176,18 @@ func TestNoSchemaSaidOncePerKind(t *testing.T) {
 	}
 	if len(msgs) != 2 || !strings.Contains(msgs[0], "said once for the 2 objects of this kind") || strings.Contains(msgs[1], "said once") {
 		t.Errorf("findings:\n%s", strings.Join(msgs, "\n"))
+	}
+}
+
+// TestControllerVersionsAreWarnings: an API version the bundled Flux or
+// Argo CD CRD no longer serves is a warning (the cluster may run an older
+// release that serves it), never an error; Gateway API's stays an error.
+func TestControllerVersionsAreWarnings(t *testing.T) {
+	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: analysistest.Load(t, "flux_argocd.yaml"), Analyzers: []analysis.Analyzer{APIVersions{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Severity != analysis.SeverityWarning || !strings.Contains(res.Findings[0].Message, "helm-controller v1.6.5") {
+		t.Errorf("findings: %+v", res.Findings)
 	}
 }

@@ -1,7 +1,8 @@
 // Command gen writes internal/crds/bundled: the CRDs routeguard embeds,
 // read from the module cache at the versions go.mod requires, one gzipped
 // YAML file per CRD plus an index. Run it with `go generate ./internal/crds`
-// after changing the version of sigs.k8s.io/gateway-api or istio.io/istio.
+// after changing the version of sigs.k8s.io/gateway-api, istio.io/istio or a
+// Flux API module, or bundle.ArgoCDVersion.
 package main
 
 import (
@@ -24,11 +25,12 @@ func main() {
 }
 
 func run() error {
-	gw, istio, err := bundle.Locate(".")
+	srcs, err := bundle.Locate(".")
 	if err != nil {
 		return err
 	}
-	files, err := bundle.Build(gw, istio)
+	defer srcs.Close()
+	files, err := bundle.Build(srcs)
 	if err != nil {
 		return err
 	}
@@ -57,7 +59,8 @@ func run() error {
 			return err
 		}
 	}
-	fmt.Printf("gen: %d CRDs from %s@%s and %s@%s\n", len(files)-1, gw.Module, gw.Version, istio.Module, istio.Version)
+	fmt.Printf("gen: %d CRDs from %s@%s, %s@%s, %d Flux modules and %s@%s\n", len(files)-1, srcs.GatewayAPI.Module, srcs.GatewayAPI.Version,
+		srcs.Istio.Module, srcs.Istio.Version, len(srcs.Flux), srcs.ArgoCD.Module, srcs.ArgoCD.Version)
 	return nil
 }
 
