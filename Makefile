@@ -107,7 +107,7 @@ test-release: release-check release-snapshot
 # end"). The binaries are cached by a hash of their module (e2e/tools/build.sh);
 # a warm run builds nothing. One scenario: make e2e-cluster E2E_RUN=TestFlux
 E2E_RUN ?= .
-# E2E_TAGS=issue30 adds the coexistence scenario, which fails until issue 30.
+# E2E_TAGS=issue30 adds the coexistence scenario (it builds e2e/tools/argocd-tools).
 E2E_TAGS ?=
 e2e-cluster: build e2e-tools
 	cd e2e && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard \

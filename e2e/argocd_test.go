@@ -81,8 +81,8 @@ func waitSyncOperation(t *testing.T, kube *testbed.Kube, name, rev, phase string
 // controller has written status, Healthy once the stand-in has, Degraded
 // when a route is not accepted; the degraded notification reaches the sink
 // once, and not again while the route stays degraded (routeguard's
-// on-route-degraded fires on each transition into Degraded, by design:
-// notifications/argocd/triggers/on-route-degraded.yaml).
+// on-routeguard-route-degraded fires once per revision:
+// notifications/argocd/triggers/on-routeguard-route-degraded.yaml).
 func TestArgoGoodRevision(t *testing.T) {
 	b, kube := argoWithExamples(t)
 	ctx := context.Background()
