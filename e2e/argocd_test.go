@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -79,10 +80,13 @@ func waitSyncOperation(t *testing.T, kube *testbed.Kube, name, rev, phase string
 // TestArgoGoodRevision (scenario 1): a good revision syncs; the objects are in
 // the API server; routeguard's Lua health says Progressing while no
 // controller has written status, Healthy once the stand-in has, Degraded
-// when a route is not accepted; the degraded notification reaches the sink
-// once, and not again while the route stays degraded (routeguard's
-// on-routeguard-route-degraded fires once per revision:
-// notifications/argocd/triggers/on-routeguard-route-degraded.yaml).
+// when a route is not accepted. The degraded notification reaches the sink
+// once per synced revision (routeguard's on-routeguard-route-degraded has
+// oncePer on the revision:
+// notifications/argocd/triggers/on-routeguard-route-degraded.yaml): not
+// again while the route stays degraded, nor when it recovers and degrades
+// again at the same revision; once more when a new revision is synced while
+// it is degraded.
 func TestArgoGoodRevision(t *testing.T) {
 	b, kube := argoWithExamples(t)
 	ctx := context.Background()
@@ -167,16 +171,7 @@ func TestArgoGoodRevision(t *testing.T) {
 	})
 	// It stays Degraded for several more reconciliations of the app and of
 	// the notifications controller: still one message.
-	reconciledAt := str(app(t, kube, gatewaysApp), "status", "reconciledAt")
-	seen := 0
-	eventually(t, "three more reconciliations while Degraded", func() (bool, string) {
-		now := str(app(t, kube, gatewaysApp), "status", "reconciledAt")
-		if now != reconciledAt {
-			seen++
-			reconciledAt = now
-		}
-		return seen >= 3, "reconciledAt " + now
-	})
+	waitReconciled(t, kube, 3)
 	if got := sink.Matching("Route degraded", gatewaysApp); len(got) != 1 {
 		t.Errorf("%d degraded notifications for one degradation, want 1:\n%s", len(got), describeSink(sink))
 	} else {
@@ -188,10 +183,76 @@ func TestArgoGoodRevision(t *testing.T) {
 		}
 	}
 
+	// It recovers and degrades again at the same revision: oncePer keeps
+	// it at one message (a trigger without oncePer sends on each
+	// transition into Degraded).
 	gw.Accept(shopNS, "frontend")
-	eventually(t, "Healthy again once the route is accepted", func() (bool, string) {
+	waitAppHealth(t, kube, "Healthy")
+	gw.Reject(shopNS, "frontend", "listener https does not allow this route (stand-in, again)")
+	waitAppHealth(t, kube, "Degraded")
+	waitReconciled(t, kube, 3)
+	if got := sink.Matching("Route degraded", gatewaysApp); len(got) != 1 {
+		t.Errorf("%d degraded notifications after a second degradation at revision %s, want 1 (oncePer on the revision):\n%s", len(got), short(rev), describeSink(sink))
+	}
+
+	// A new revision synced while the route is still degraded: one more.
+	repo := b.Repo(t)
+	redirect, err := repo.ReadFile(gatewaysPath + "/httproute-redirect.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	labelled := strings.Replace(redirect, "  namespace: shop-prod\n", "  namespace: shop-prod\n  labels: {release: next}\n", 1)
+	if labelled == redirect {
+		t.Fatalf("%s/httproute-redirect.yaml has no 'namespace: shop-prod' line to label after", gatewaysPath)
+	}
+	if err := repo.WriteFile(gatewaysPath+"/httproute-redirect.yaml", labelled); err != nil {
+		t.Fatal(err)
+	}
+	next, err := repo.Commit("routing: label the redirect route")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitSyncOperation(t, kube, gatewaysApp, next, "Succeeded")
+	eventually(t, "a second degraded notification, for revision "+short(next), func() (bool, string) {
+		return len(sink.Matching("Route degraded", gatewaysApp)) == 2, describeSink(sink)
+	})
+	waitReconciled(t, kube, 3)
+	if got := sink.Matching("Route degraded", gatewaysApp); len(got) != 2 {
+		t.Errorf("%d degraded notifications after a new revision synced while degraded, want 2:\n%s", len(got), describeSink(sink))
+	}
+
+	gw.Accept(shopNS, "frontend")
+	waitAppHealth(t, kube, "Healthy")
+	restore(t, b, kube, gatewaysPath+"/httproute-redirect.yaml")
+	waitAppHealth(t, kube, "Healthy")
+	if got := sink.Matching("Route degraded", gatewaysApp); len(got) != 2 {
+		t.Errorf("%d degraded notifications after the route recovered and the revert synced, want still 2:\n%s", len(got), describeSink(sink))
+	}
+}
+
+// waitAppHealth waits until routing-gateways' health is status.
+func waitAppHealth(t *testing.T, kube *testbed.Kube, status string) {
+	t.Helper()
+	eventually(t, gatewaysApp+" "+status, func() (bool, string) {
 		a := app(t, kube, gatewaysApp)
-		return str(a, "status", "health", "status") == "Healthy", appSummary(a)
+		return str(a, "status", "health", "status") == status, appSummary(a)
+	})
+}
+
+// waitReconciled waits until the application controller has reconciled
+// routing-gateways n more times (status.reconciledAt changed n times), so
+// that the notifications controller has seen its state more than once.
+func waitReconciled(t *testing.T, kube *testbed.Kube, n int) {
+	t.Helper()
+	reconciledAt := str(app(t, kube, gatewaysApp), "status", "reconciledAt")
+	seen := 0
+	eventually(t, fmt.Sprintf("%d more reconciliations of %s", n, gatewaysApp), func() (bool, string) {
+		now := str(app(t, kube, gatewaysApp), "status", "reconciledAt")
+		if now != reconciledAt {
+			seen++
+			reconciledAt = now
+		}
+		return seen >= n, "reconciledAt " + now
 	})
 }
 

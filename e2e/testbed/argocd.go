@@ -39,11 +39,6 @@ type Argo struct {
 // ApplicationGVK is Argo CD's Application.
 var ApplicationGVK = schema.GroupVersionKind{Group: "argoproj.io", Version: "v1alpha1", Kind: "Application"}
 
-// ArgoRenderTools puts helm and kustomize (e2e/tools/argocd-tools, the
-// versions Argo CD v3.5.7 ships) on the repo-server's PATH, for apps Argo CD
-// renders with its own tools. Set before the first test starts Argo CD.
-var ArgoRenderTools bool
-
 // ArgoOptions says how Argo CD is configured.
 type ArgoOptions struct {
 	// PluginConfigDir holds the plugin.yaml argocd-cmp-server loads
@@ -154,14 +149,14 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 	if err := os.WriteFile(filepath.Join(argoBin, "git-verify-wrapper.sh"), script, 0o700); err != nil {
 		return nil, err
 	}
-	repoPath := argoBin + ":" + os.Getenv("PATH")
-	if ArgoRenderTools {
-		d, err := ToolDir("argocd-tools")
-		if err != nil {
-			return nil, err
-		}
-		repoPath = d + ":" + repoPath
+	// helm and kustomize (e2e/tools/argocd-tools, the versions Argo CD
+	// v3.5.7 ships) on the repo-server's PATH, as in Argo CD's image, for
+	// the apps Argo CD renders with its own tools.
+	tools, err := ToolDir("argocd-tools")
+	if err != nil {
+		return nil, err
 	}
+	repoPath := tools + ":" + argoBin + ":" + os.Getenv("PATH")
 	if a.RepoServer, err = b.Procs.Start(StartOptions{
 		Name: "argocd-repo-server", Path: bin, Argv0: "argocd-repo-server",
 		Args: []string{

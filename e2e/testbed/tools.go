@@ -30,13 +30,14 @@ func RepoRoot() (string, error) {
 var toolDirs sync.Map // tool -> string
 
 // ToolDir returns the directory holding the binaries of tool module
-// e2e/tools/TOOL: $ROUTEGUARD_E2E_<TOOL>_BIN when set (the Makefile sets
-// it), else what build.sh prints (it builds them when its cache misses).
+// e2e/tools/TOOL: $ROUTEGUARD_E2E_<TOOL>_BIN when set (TOOL upper-cased,
+// '-' as '_': ROUTEGUARD_E2E_ARGOCD_TOOLS_BIN; the Makefile sets them), else
+// what build.sh prints (it builds them when its cache misses).
 func ToolDir(tool string) (string, error) {
 	if d, ok := toolDirs.Load(tool); ok {
 		return d.(string), nil
 	}
-	env := "ROUTEGUARD_E2E_" + strings.ToUpper(tool) + "_BIN"
+	env := "ROUTEGUARD_E2E_" + strings.ToUpper(strings.ReplaceAll(tool, "-", "_")) + "_BIN"
 	if d := os.Getenv(env); d != "" {
 		toolDirs.Store(tool, d)
 		return d, nil

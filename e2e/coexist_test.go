@@ -1,13 +1,10 @@
-//go:build issue30
-
 // Scenario 4 (coexistence, as installed) failed on the configuration shipped
 // before issue 30 (cmp/plugin.yaml's discovery rule took Helm and Kustomize
 // apps from Argo CD's own tools, and the notification bundle replaced the
 // catalog's triggers of the same name); it passes since the plugin discovers
-// nothing and the triggers are named on-routeguard-*. It still runs only with
-// `-tags issue30` (make e2e-cluster E2E_TAGS=issue30): its repo-server needs
-// helm and kustomize (e2e/tools/argocd-tools, minutes to build cold), which
-// .ci/run's cached check does not cover yet.
+// nothing and the triggers are named on-routeguard-*. Its repo-server has
+// helm and kustomize on its PATH (e2e/tools/argocd-tools, the versions Argo
+// CD v3.5.7 ships), as Argo CD's image has.
 
 package e2e
 
@@ -20,8 +17,6 @@ import (
 
 	"github.com/routeguard/routeguard/e2e/testbed"
 )
-
-func init() { testbed.ArgoRenderTools = true }
 
 // TestCoexistenceAsInstalled (scenario 4): with routeguard's shipped cmp/
 // configuration and notification bundle applied over Argo CD's defaults and
