@@ -24,7 +24,8 @@ import (
 // real API server. Every object of examples/, test/corpus and Gateway API's
 // conformance manifests is created with a server-side dry run (strict field
 // validation, as kubectl and Argo CD apply) on a fresh kube-apiserver with
-// routeguard's bundled CRDs (Gateway API experimental channel, Istio), and
+// routeguard's bundled CRDs (Gateway API experimental channel, Istio, Flux,
+// Argo CD), and
 // analyzed by routeguard on the same bytes. Goals: no object routeguard
 // rejects that the API server accepts; every rejection of a routing object
 // caught. Every disagreement is listed in docs/validation.md.

@@ -30,7 +30,8 @@ import (
 //     same live objects: Current while the stand-in accepts the route,
 //     Failed when it refuses it.
 // helm-controller is not served by the module proxy: the HelmRelease object
-// is applied (its CRD is a stand-in), the chart is not rendered.
+// is applied (its CRD is routeguard's bundled one, controller-gen on
+// helm-controller's API module), the chart is not rendered.
 
 const fluxCluster = "examples/flux/clusters/prod"
 

@@ -25,7 +25,8 @@ type BundledCRD struct {
 }
 
 // ReadBundledCRDs reads the CRDs routeguard validates against: Gateway API's
-// channel (standard or experimental) and Istio's, from the checkout.
+// channel (standard or experimental), Istio's, Flux's and Argo CD's, from
+// the checkout.
 func ReadBundledCRDs(repoRoot, channel string) ([]*unstructured.Unstructured, error) {
 	dir := filepath.Join(repoRoot, "internal", "crds", "bundled")
 	b, err := os.ReadFile(filepath.Join(dir, "index.json"))

@@ -84,7 +84,11 @@ func (b *Bed) startFlux(ctx context.Context, kube *Kube) (*Flux, error) {
 		}
 		crds = append(crds, c...)
 	}
-	crds = append(crds, helmReleaseCRD())
+	// HelmRelease's CRD is routeguard's bundled one (controller-gen on
+	// helm-controller's API module, installed with the bundle before Flux
+	// starts): the module proxy serves no helm-controller module, and
+	// without the kind kustomize-controller cannot apply a tree holding a
+	// HelmRelease. No controller renders the release.
 	if err := InstallCRDs(ctx, kube, crds); err != nil {
 		return nil, err
 	}
@@ -143,25 +147,4 @@ func (b *Bed) startFlux(ctx context.Context, kube *Kube) (*Flux, error) {
 		return true, nil
 	})
 	return f, err
-}
-
-// helmReleaseCRD is a STAND-IN for helm-controller's HelmRelease CRD: the
-// module proxy serves no helm-controller module (nor its CRDs), and without
-// the kind kustomize-controller cannot apply a tree holding a HelmRelease.
-// It accepts any spec; no controller renders the release.
-func helmReleaseCRD() *unstructured.Unstructured {
-	return object("apiextensions.k8s.io/v1", "CustomResourceDefinition", "", "helmreleases.helm.toolkit.fluxcd.io", map[string]any{
-		"spec": map[string]any{
-			"group": "helm.toolkit.fluxcd.io",
-			"names": map[string]any{"kind": "HelmRelease", "listKind": "HelmReleaseList", "plural": "helmreleases", "singular": "helmrelease", "shortNames": []any{"hr"}},
-			"scope": "Namespaced",
-			"versions": []any{map[string]any{
-				"name": "v2", "served": true, "storage": true,
-				"subresources": map[string]any{"status": map[string]any{}},
-				"schema": map[string]any{"openAPIV3Schema": map[string]any{
-					"type": "object", "x-kubernetes-preserve-unknown-fields": true,
-				}},
-			}},
-		},
-	})
 }
