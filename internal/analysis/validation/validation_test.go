@@ -35,7 +35,7 @@ func TestCustomResources(t *testing.T) {
 			Want: []string{"RG5007 Certificate apps/shop", "RG5007 ExternalSecret flux-system/apps"}},
 		{Name: "Flux and Argo CD objects against their bundled CRDs", Files: []string{"flux_argocd.yaml"},
 			Want: []string{"RG5001 Kustomization flux-system/no-prune", "RG5001 HelmRelease shop/bad-interval", "RG5005 Application argocd/typo",
-				"RG5001 GitRepository flux-system/no-url"}},
+				"RG5001 GitRepository flux-system/no-url", "RG5001 Alert flux-system/bad-source"}},
 		{Name: "a Flux Kustomization awaiting substitution is not judged", Files: []string{"flux_kustomization_variables.yaml"},
 			Cluster: analysis.Cluster{SubstitutedOnApply: true},
 			Want:    []string{"RG5008 Kustomization flux-system/apps"}},
