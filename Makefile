@@ -108,16 +108,13 @@ test-release: release-check release-snapshot
 # end"). The binaries are cached by a hash of their module (e2e/tools/build.sh);
 # a warm run builds nothing. One scenario: make e2e-cluster E2E_RUN=TestFlux
 E2E_RUN ?= .
-# E2E_TAGS: build tags (fluxtransforms: the Flux scenario fails on the known
-# difference of routeguard's transforms, e2e/flux_transforms_strict_test.go).
-E2E_TAGS ?=
 e2e-cluster: build e2e-tools
 	cd e2e && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard \
 		ROUTEGUARD_E2E_KUBE_BIN=$$(tools/build.sh kube) \
 		ROUTEGUARD_E2E_ARGOCD_BIN=$$(tools/build.sh argocd) \
 		ROUTEGUARD_E2E_ARGOCD_TOOLS_BIN=$$(tools/build.sh argocd-tools) \
 		ROUTEGUARD_E2E_FLUX_BIN=$$(tools/build.sh flux) \
-		$(GO) test -count=1 -timeout 60m -v -tags '$(E2E_TAGS)' -run '$(E2E_RUN)' ./...
+		$(GO) test -count=1 -timeout 60m -v -run '$(E2E_RUN)' ./...
 
 # e2e-bench: the application controller's reconciliation of one app with and
 # without routeguard's sidecar, from Argo CD's own metrics (BENCHMARKS.md).
