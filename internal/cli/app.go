@@ -69,6 +69,13 @@ func isTerminal(f *os.File) bool {
 // Run executes one routeguard command line and returns the process exit
 // code. Usage errors go to stderr with exit code 2 and nothing on stdout.
 func Run(ctx context.Context, args []string, env *Env) int {
+	// Whatever reaches stderr may echo repository text: no line of it may
+	// be read as a CI workflow command (printable.Lines).
+	stderr := printable.NewWriter(env.Stderr)
+	defer stderr.Flush()
+	e := *env
+	e.Stderr = stderr
+	env = &e
 	root := NewRootCommand(env)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -81,7 +88,7 @@ func Run(ctx context.Context, args []string, env *Env) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(env.Stderr, "routeguard: %s\n", printable.String(strings.TrimRight(ee.err.Error(), "\n")))
+			fmt.Fprintf(env.Stderr, "routeguard: %s\n", errorText(ee.err))
 		}
 		return ee.code
 	}
@@ -89,6 +96,16 @@ func Run(ctx context.Context, args []string, env *Env) int {
 	// number of arguments.
 	fmt.Fprintf(env.Stderr, "%s: %v; run '%s --help' for usage\n", cmd.CommandPath(), err, cmd.CommandPath())
 	return ExitError
+}
+
+// maxErrorChars caps the message of a failed run: repeats collapsed
+// (printable.Collapse: a Helm template that includes itself says the same
+// thing a thousand times), then cut with a count of the rest.
+const maxErrorChars = 16000
+
+func errorText(err error) string {
+	msg := strings.TrimRight(err.Error(), "\n")
+	return printable.String(printable.Cut(printable.Collapse(msg), maxErrorChars))
 }
 
 // exitError carries a command's exit code, and the message to print on

@@ -137,9 +137,11 @@ func runFluxBuild(cmd *cobra.Command, env *Env, f *fluxBuildFlags, path string) 
 		summary += fmt.Sprintf(", %d routing objects checked", coverage.Routing(objects))
 	}
 	fmt.Fprintf(env.Stderr, "routeguard: flux build: %s\n", summary)
+	var notices []pipeline.Notice
 	for _, n := range res.Notices {
-		fmt.Fprintf(env.Stderr, "routeguard: %s: %s\n", n.Level, n.Text)
+		notices = append(notices, pipeline.Notice{Level: pipeline.Level(n.Level), Text: n.Text})
 	}
+	pipeline.WriteNotices(env.Stderr, notices)
 	limit := 20
 	if f.verbose {
 		limit = 0
@@ -369,7 +371,11 @@ func inNamespace(ns string) string {
 }
 
 func stderrIsTerminal(env *Env) bool {
-	f, ok := env.Stderr.(*os.File)
+	w := env.Stderr
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
+	f, ok := w.(*os.File)
 	return ok && isTerminal(f)
 }
 

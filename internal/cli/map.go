@@ -3,15 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/pipeline"
-	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/routemap"
 )
@@ -61,7 +58,7 @@ drawing) or json.`,
 			case "svg":
 				err = routemap.SVG(&buf, routemap.NewGraph(m, m), "routeguard map: "+mapTitle(out, path))
 			default:
-				writeMapText(&buf, m)
+				err = routemap.WriteText(&buf, m)
 			}
 			if err != nil {
 				return fail("writing the map: %v", err)
@@ -79,50 +76,4 @@ func mapTitle(out *pipeline.Outcome, path string) string {
 		return out.Path
 	}
 	return path
-}
-
-// writeMapText writes the route table and the attachments, TLS hosts and
-// ReferenceGrants, repository text escaped for the terminal.
-func writeMapText(b *bytes.Buffer, m *routemap.Map) {
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	row := func(cells ...string) {
-		for i := range cells {
-			cells[i] = printable.Line(cells[i])
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	fmt.Fprintln(b, "Routes")
-	row("  PARENT", "HOST", "MATCH", "ROUTE", "BACKENDS")
-	for _, e := range m.Entries {
-		row("  "+e.Parent, e.Host, e.Match, e.Route, routemap.BackendsString(e.Backends))
-	}
-	tw.Flush()
-	if len(m.Attachments) > 0 {
-		fmt.Fprintln(b, "\nAttachments")
-		for _, a := range m.Attachments {
-			row("  "+a.Route, "-> "+a.Parent, a.State+listeners(a.Listeners), a.Reason)
-		}
-		tw.Flush()
-	}
-	if len(m.TLS) > 0 {
-		fmt.Fprintln(b, "\nTLS hosts")
-		for _, t := range m.TLS {
-			row("  "+t.Parent, t.Host, t.Certificate)
-		}
-		tw.Flush()
-	}
-	if len(m.Grants) > 0 {
-		fmt.Fprintln(b, "\nReferenceGrants")
-		for _, g := range m.Grants {
-			row("  "+g.Grant, "from "+g.From, "to "+g.To)
-		}
-		tw.Flush()
-	}
-}
-
-func listeners(ls []string) string {
-	if len(ls) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(ls, ", ") + ")"
 }

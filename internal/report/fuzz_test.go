@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -57,7 +58,24 @@ func FuzzWriters(f *testing.F) {
 				if bytes.ContainsAny(out, "\x1b\r\x00") {
 					t.Fatalf("text: raw control characters: %q", out)
 				}
+				for _, l := range strings.Split(string(out), "\n") {
+					if strings.HasPrefix(strings.TrimSpace(l), "::") || strings.Contains(l, "##[") {
+						t.Fatalf("text: line %q is a workflow command", l)
+					}
+				}
+			case "markdown":
+				if len(out) > MaxMarkdown || bytes.ContainsAny(out, "<>@`\x1b\r") && !onlyOurMarkup(out) {
+					t.Fatalf("markdown: %d bytes or raw markup: %q", len(out), out)
+				}
 			}
 		}
 	})
+}
+
+// onlyOurMarkup reports whether the markup characters of a markdown report
+// are all its own (the hints in backticks).
+func onlyOurMarkup(out []byte) bool {
+	s := strings.ReplaceAll(string(out), "`-o json`", "")
+	s = strings.ReplaceAll(s, "`-o sarif`", "")
+	return !strings.ContainsAny(s, "<>@`\x1b\r")
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -53,19 +52,37 @@ func (t *text) paint(code, s string) string {
 	return code + s + ansiReset
 }
 
+// Caps of the text report: the first maxTextFindings findings, names cut
+// at maxTextName characters and messages at maxTextMessage, each saying
+// how many it left out (-o json and sarif have everything).
+const (
+	maxTextFindings = 1000
+	maxTextName     = 500
+	maxTextMessage  = 2000
+)
+
 func (t *text) Flush() error {
-	b := bufio.NewWriter(t.w)
+	var b strings.Builder
 	if len(t.files) == 0 {
-		fmt.Fprintln(b, "no findings")
-		return b.Flush()
+		fmt.Fprintln(&b, "no findings")
+		_, err := io.WriteString(t.w, b.String())
+		return err
 	}
+	shown := 0
 	for _, file := range t.files {
+		if shown == maxTextFindings {
+			break
+		}
 		name := file
 		if name == "" {
 			name = "(no file)"
 		}
-		fmt.Fprintln(b, t.paint(ansiBold, printable.Line(name)))
+		fmt.Fprintln(&b, t.paint(ansiBold, textCell(name, maxTextName)))
 		for _, f := range t.by[file] {
+			if shown == maxTextFindings {
+				break
+			}
+			shown++
 			sev := f.Severity.String()
 			switch f.Severity {
 			case analysis.SeverityError:
@@ -77,11 +94,20 @@ func (t *text) Flush() error {
 			}
 			subject := strings.TrimSpace(f.Subject())
 			if subject != "" { // a finding about a directory or a cluster names no object
-				subject = " " + printable.Line(subject)
+				subject = " " + textCell(subject, maxTextName)
 			}
-			fmt.Fprintf(b, "  %s: %s %s%s: %s\n", printable.Line(f.Source.String()), sev, f.Code, subject, printable.Line(f.Message))
+			fmt.Fprintf(&b, "  %s: %s %s%s: %s\n", textCell(f.Source.String(), maxTextName), sev, textCell(f.Code, maxTextName), subject,
+				textCell(f.Message, maxTextMessage))
 		}
 	}
-	fmt.Fprintf(b, "\n%s\n", t.sum)
-	return b.Flush()
+	total := t.sum.Errors + t.sum.Warnings + t.sum.Infos
+	if shown < total {
+		fmt.Fprintf(&b, "... and %s more findings (-o json or -o sarif has them all)\n", printable.Count(total-shown))
+	}
+	fmt.Fprintf(&b, "\n%s\n", t.sum)
+	_, err := io.WriteString(t.w, printable.Lines(b.String()))
+	return err
 }
+
+// textCell is repository text on one line of the report, shortened.
+func textCell(s string, n int) string { return printable.Line(printable.Cut(s, n)) }

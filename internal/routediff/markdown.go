@@ -3,10 +3,10 @@ package routediff
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/markdown"
+	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/routemap"
 )
 
@@ -14,8 +14,9 @@ import (
 // template find their earlier comment by it and update it.
 const Marker = "<!-- routeguard-diff -->"
 
-// MaxMarkdown is the largest Markdown report: GitHub refuses comments over
-// 65536 characters; the rest is headroom for the CI wrapper.
+// MaxMarkdown is the largest Markdown report, in bytes: GitHub refuses
+// comments over 65,536 characters (markdown.GitHubLimit), GitLab notes over
+// 1,000,000; the rest is headroom for what the CI scripts add.
 const MaxMarkdown = 60000
 
 // maxMermaid caps the route map in the comment; a larger one is left out
@@ -25,97 +26,122 @@ const maxMermaid = 20000
 var mdSigns = map[string]string{routemap.Added: "🟢 added", routemap.Removed: "🔴 removed", routemap.Changed: "🟡 changed", notBuiltChange: "⚠️ not built"}
 
 // WriteMarkdown writes the result as a pull request comment (GitHub and
-// GitLab Markdown): a summary, one table per section, and a Mermaid map
-// of what changed. When that exceeds MaxMarkdown, each table keeps its
-// first rows and says how many it left out, the fewer the larger the
-// result. Repository text is written as character references (no markup,
-// links, mentions or HTML can come from the repository).
+// GitLab Markdown): a summary, the parts that were not compared, one table
+// per section, and a Mermaid map of what changed, in at most MaxMarkdown
+// bytes (markdown.Document): when the whole is larger, the map is left out
+// first, then the tables and the list show fewer rows and shorter cells,
+// the least important first (other objects, findings fixed, ..., routes,
+// findings introduced, what was not compared), each saying how many rows
+// it left out, down to a heading with a count. Repository text is escaped
+// (markdown.Text: no markup, HTML, mention or link can come from it) and
+// each cell shortened with a count of what it left out.
 func (r *Result) WriteMarkdown(w io.Writer) error {
-	var out string
-	for _, limit := range []int{math.MaxInt, 200, 50, 20, 5, 0} {
-		out = r.markdown(limit, true)
-		if len(out) > MaxMarkdown {
-			out = r.markdown(limit, false)
-		}
-		if len(out) <= MaxMarkdown {
-			break
-		}
+	out, err := r.markdownDocument().Render()
+	if err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, out)
+	_, err = io.WriteString(w, out)
 	return err
 }
 
-func (r *Result) markdown(limit int, withMap bool) string {
-	var b strings.Builder
-	b.WriteString(Marker + "\n### routeguard: routing review\n\n")
-	fmt.Fprintf(&b, "**base** %s → **head** %s · paths: %s\n\n", mdCode(revString(r.Base)), mdCode(revString(r.Head)), mdCode(strings.Join(r.Paths, " ")))
-	fmt.Fprintf(&b, "**%s**\n\nrouting objects checked: %d at base, %d at head\n", mdText(r.Summary()), r.RoutingObjects.Base, r.RoutingObjects.Head)
-	if n := len(r.NotCompared); n > 0 {
-		fmt.Fprintf(&b, "\n> ⚠️ %d part(s) could be built at neither revision and were not compared:\n", n)
-		for i, t := range r.NotCompared {
-			if i == max(limit, 5) {
-				fmt.Fprintf(&b, "> _… and %d more (stderr of the run has them all)._\n", n-i)
-				break
-			}
-			b.WriteString("> - " + mdText(t) + "\n")
-		}
+// Revision names and paths come from the command line, and a branch name
+// from whoever opened the pull request: the head shortens them too.
+const (
+	maxRevChars   = 100
+	maxPathsChars = 300
+)
+
+func (r *Result) markdownDocument() markdown.Document {
+	var head strings.Builder
+	head.WriteString(Marker + "\n### routeguard: routing review\n\n")
+	fmt.Fprintf(&head, "**base** %s → **head** %s · paths: %s\n\n", mdCode(revString(r.Base)), mdCode(revString(r.Head)),
+		markdown.Code(printable.Cut(strings.Join(r.Paths, " "), maxPathsChars)))
+	fmt.Fprintf(&head, "**%s**\n\nrouting objects checked: %d at base, %d at head\n", markdown.Text(r.Summary()), r.RoutingObjects.Base, r.RoutingObjects.Head)
+	notCompared := markdown.List{
+		Intro:  fmt.Sprintf("\n> ⚠️ %s part(s) could be built at neither revision and were not compared:\n", printable.Count(len(r.NotCompared))),
+		Prefix: "> - ",
+		Items:  r.NotCompared,
+		More: func(n int) string {
+			return fmt.Sprintf("> _… and %s more not compared (stderr of the run has them all)._\n", printable.Count(n))
+		},
 	}
+	sections := []markdown.Section{notCompared.Section()}
+	rest := "the text and JSON output (`routeguard diff -o json`) have them all"
 	for _, s := range r.sections() {
-		if len(s.rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n#### %s (%d)\n\n|", s.title, len(s.rows))
-		for _, c := range s.columns {
-			b.WriteString(" " + c + " |")
-		}
-		b.WriteString("\n|" + strings.Repeat("---|", len(s.columns)) + "\n")
+		rows := make([][]string, len(s.rows))
 		for i, row := range s.rows {
-			if i == limit {
-				fmt.Fprintf(&b, "\n_… and %d more rows; the text and JSON output (`routeguard diff -o json`) have them all._\n", len(s.rows)-limit)
-				break
-			}
-			b.WriteString("| " + mdSigns[row[0]] + " |")
-			for _, c := range row[1:] {
-				b.WriteString(" " + mdText(c) + " |")
-			}
-			b.WriteString("\n")
+			rows[i] = row[1:]
 		}
+		t := markdown.Table{Title: s.title, Columns: s.columns, Rows: rows, Rest: rest,
+			Lead: func(i int) string { return mdSigns[s.rows[i][0]] }}
+		sections = append(sections, t.Section())
 	}
-	if r.RoutingChanged() {
-		g := routemap.NewGraph(r.BaseMap, r.HeadMap).Changed()
-		mm := routemap.Mermaid(g)
-		switch {
-		case !withMap:
-			b.WriteString("\n_The route map is left out to keep this comment under GitHub's size limit; `routeguard diff --svg map.svg` draws it._\n")
-		case len(mm) > maxMermaid || len(g.Edges) > routemap.MermaidMaxEdges:
-			fmt.Fprintf(&b, "\n_The route map of this change has %d boxes and %d arrows, too many for a comment; `routeguard diff --svg map.svg` draws it._\n", len(g.Nodes), len(g.Edges))
-		default:
-			b.WriteString("\n<details open><summary>Route map of the change (green added, red removed, amber weight changed)</summary>\n\n```mermaid\n" + mm + "```\n\n</details>\n")
-		}
+	sections = append(sections, r.mapSection())
+	return markdown.Document{
+		Budget:   MaxMarkdown,
+		Head:     head.String(),
+		Sections: sections,
+		Priority: mdPriority(r.sections()),
+		Foot: func(shortened bool) string {
+			if !shortened {
+				return ""
+			}
+			return "\n_This review was shortened to stay under GitHub's comment limit; `routeguard diff -o json` has all of it._\n"
+		},
 	}
-	return b.String()
 }
 
-// mdText writes s as Markdown text: letters, digits, spaces and a few
-// signs as they are, everything else as a numeric character reference, so
-// that nothing in s is Markdown or HTML syntax (a table pipe, a backtick,
-// an @mention, a link, a tag).
-func mdText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
-			r == ' ', r == '.', r == ',', r == '/', r == ':', r == '-', r == '=', r == '→',
-			r == '(', r == ')', r == '"', r == '\'', r == ';', r == '?', r == '!', r == '+', r == '%', r == '{', r == '}':
-			b.WriteRune(r)
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		default:
-			b.WriteString("&#" + strconv.Itoa(int(r)) + ";")
-		}
-	}
-	return b.String()
+// mdOrder are the tables by title, the last the comment shortens first:
+// what could not be compared, then what the change breaks, then what it
+// changes; the route map (a picture of the tables) goes before any of them.
+var mdOrder = []string{
+	notBuiltTitle,
+	"Findings introduced",
+	sharedTitle,
+	"Routes",
+	"Attachments",
+	"Listeners, Ingress classes and Istio gateways",
+	"TLS hosts",
+	"ReferenceGrants",
+	"Findings gone with their removed objects (not fixed)",
+	"Findings fixed",
+	"Other objects changed",
 }
 
-// mdCode is mdText in an HTML code element.
-func mdCode(s string) string { return "<code>" + mdText(s) + "</code>" }
+// mdPriority is the Document's Priority for the sections markdownDocument
+// writes: the not-compared list (0), the tables (1..n) in mdOrder, and the
+// map (n+1) last.
+func mdPriority(tables []section) []int {
+	prio := []int{0}
+	for _, title := range mdOrder {
+		for i, s := range tables {
+			if s.title == title {
+				prio = append(prio, i+1)
+			}
+		}
+	}
+	return append(prio, len(tables)+1)
+}
+
+// mapSection is the Mermaid map of the change, or a note saying why it is
+// not in the comment.
+func (r *Result) mapSection() markdown.Section {
+	if !r.RoutingChanged() {
+		return markdown.Fixed("")
+	}
+	g := routemap.NewGraph(r.BaseMap, r.HeadMap).Changed()
+	var mm string
+	if len(g.Edges) <= routemap.MermaidMaxEdges {
+		mm = routemap.Mermaid(g)
+	}
+	if mm == "" || len(mm) > maxMermaid {
+		return markdown.Fixed(fmt.Sprintf("\n_The route map of this change has %s boxes and %s arrows, too many for a comment; `routeguard diff --svg map.svg` draws it._\n",
+			printable.Count(len(g.Nodes)), printable.Count(len(g.Edges))))
+	}
+	return markdown.Optional(
+		"\n<details open><summary>Route map of the change (green added, red removed, amber weight changed)</summary>\n\n```mermaid\n"+mm+"```\n\n</details>\n",
+		"\n_The route map is left out to keep this comment under GitHub's size limit; `routeguard diff --svg map.svg` draws it._\n")
+}
+
+// mdCode is a revision name in an HTML code element, shortened.
+func mdCode(s string) string { return markdown.Code(printable.Cut(s, maxRevChars)) }

@@ -30,7 +30,7 @@ func TestMarkdownStaysUnderGitHubsLimit(t *testing.T) {
 	if len(md) > MaxMarkdown {
 		t.Errorf("markdown is %d bytes, over %d", len(md), MaxMarkdown)
 	}
-	if !strings.Contains(md, "more rows") || !strings.Contains(md, "#### Routes (5000)") || !strings.Contains(md, "app0000.example.com") {
+	if !strings.Contains(md, "more rows") || !strings.Contains(md, "#### Routes (5,000)") || !strings.Contains(md, "app0000.example.com") {
 		t.Errorf("markdown does not summarize the tail:\n%.2000s", md)
 	}
 	if strings.Contains(md, "```mermaid") {

@@ -195,7 +195,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Notices = append(notices, notRendered(rels, baseOut, headOut)...)
+	// What could be built at neither revision is said on stderr and listed
+	// in the comment: these two sources only (a warning from a render
+	// may mention "not compared" too, in a chart's name).
+	unchecked := append(notRendered(rels, baseOut, headOut), notCompared(baseFindings, headFindings)...)
+	res.Notices = append(notices, unchecked...)
+	for _, n := range unchecked {
+		res.NotCompared = append(res.NotCompared, n.Text)
+	}
 	res.BaseMap = routemap.BuildWith(baseSet, opts.DefaultNamespace, unrenderedOf(rels, baseOut))
 	res.HeadMap = routemap.BuildWith(headSet, opts.DefaultNamespace, unrenderedOf(rels, headOut))
 	res.Routing = routemap.Compare(res.BaseMap, res.HeadMap)
@@ -204,12 +211,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Fixed, res.Removed = removedWith(gone, headSet, opts.DefaultNamespace)
 	res.NotBuilt = notBuilt(rels, [2]string{baseRoot, headRoot}, [2]map[string]*pipeline.Outcome{baseOut, headOut})
 	res.RoutingObjects = RoutingObjects{Base: coverage.Routing(baseSet), Head: coverage.Routing(headSet)}
-	res.Notices = append(res.Notices, notCompared(baseFindings, headFindings)...)
-	for _, n := range res.Notices {
-		if n.Level == pipeline.LevelWarning && strings.Contains(n.Text, "not compared") {
-			res.NotCompared = append(res.NotCompared, n.Text)
-		}
-	}
 	res.Objects = compareObjects(baseSet, headSet)
 	if err := res.findShared(opts, headRoot, rels, baseOut, headOut, baseSet, headSet); err != nil {
 		return nil, err

@@ -68,7 +68,7 @@ func (r *Result) sections() []section {
 	for _, f := range r.Removed {
 		removed.rows = append(removed.rows, []string{routemap.Removed, f.Severity.String(), f.Code, f.Subject(), f.Source.String(), f.Message})
 	}
-	unbuilt := section{title: "Not built, so not compared", columns: []string{"", "revision", "what", "where", "why", "routing it holds"}}
+	unbuilt := section{title: notBuiltTitle, columns: []string{"", "revision", "what", "where", "why", "routing it holds"}}
 	for _, n := range r.NotBuilt {
 		state := "not built"
 		if n.Partly {
@@ -106,6 +106,9 @@ func either[T any](a, b *T) *T {
 	}
 	return b
 }
+
+// notBuiltTitle is the title of the table of parts not built.
+const notBuiltTitle = "Not built, so not compared"
 
 // notBuiltChange marks a row of a part that was not built.
 const notBuiltChange = "not built"

@@ -59,9 +59,12 @@ func ownersOf(rels []string, outs map[string]*pipeline.Outcome) map[manifest.Key
 	return m
 }
 
+// sharedTitle is the title of the table of shared routing.
+const sharedTitle = "Shared routing (another owner's Gateway)"
+
 // sharedSection is the review's table of shared routing changes.
 func (r *Result) sharedSection() section {
-	s := section{title: "Shared routing (another owner's Gateway)", columns: []string{"", "route", "route owner", "gateway", "gateway owner", "codeowners"}}
+	s := section{title: sharedTitle, columns: []string{"", "route", "route owner", "gateway", "gateway owner", "codeowners"}}
 	for _, it := range r.Shared {
 		route, routeOwner := "(the Gateway itself)", ""
 		if it.Route != "" {

@@ -12,11 +12,20 @@ import (
 
 var signs = map[string]string{routemap.Added: "+", routemap.Removed: "-", routemap.Changed: "~", notBuiltChange: "!"}
 
+// Caps of the text output: a table shows its first maxTextRows rows and a
+// cell its first maxTextCell characters, each saying how many it left out
+// (-o json has everything).
+const (
+	maxTextRows = 1000
+	maxTextCell = 500
+)
+
 // WriteText writes the result for a terminal: one table per section that
-// has rows; repository text escaped (printable.Line).
+// has rows; repository text escaped (printable.Line) and shortened, and no
+// line a CI runner would read as a command (printable.Lines).
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "routeguard diff %s\npaths: %s\n", printable.Line(r.revisions()), printable.Line(strings.Join(r.Paths, " ")))
+	fmt.Fprintf(&b, "routeguard diff %s\npaths: %s\n", text(r.revisions()), text(strings.Join(r.Paths, " ")))
 	if r.Reused > 0 {
 		fmt.Fprintf(&b, "(%d of %d paths unchanged: rendered once, not analyzed)\n", r.Reused, len(r.Paths))
 	}
@@ -28,17 +37,25 @@ func (r *Result) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "\n%s (%d)\n", s.title, len(s.rows))
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "   \t"+strings.ToUpper(strings.Join(s.columns[1:], "\t")))
-		for _, row := range s.rows {
+		for i, row := range s.rows {
+			if i == maxTextRows {
+				tw.Flush()
+				fmt.Fprintf(&b, "  ... and %s more rows (routeguard diff -o json has them all)\n", printable.Count(len(s.rows)-i))
+				break
+			}
 			cells := make([]string, len(row))
 			cells[0] = "  " + signs[row[0]]
 			for i, c := range row[1:] {
-				cells[i+1] = printable.Line(c)
+				cells[i+1] = text(c)
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
 		tw.Flush()
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.Summary())
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, printable.Lines(b.String()))
 	return err
 }
+
+// text is repository text in one cell of the text output.
+func text(s string) string { return printable.Line(printable.Cut(s, maxTextCell)) }

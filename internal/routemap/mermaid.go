@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/routeguard/routeguard/internal/printable"
 )
 
 // Mermaid writes g as a Mermaid flowchart (GitHub and GitLab render it in
@@ -72,8 +74,13 @@ func Mermaid(g *Graph) string {
 // raise (GitHub and GitLab keep the default). Mermaid writes no more.
 const MermaidMaxEdges = 500
 
-// mermaidText escapes s for a quoted Mermaid label.
+// maxMermaidLabel is the longest label, in characters: a longer one is cut
+// with a count of the rest (printable.Cut).
+const maxMermaidLabel = 300
+
+// mermaidText escapes s for a quoted Mermaid label, shortened.
 func mermaidText(s string) string {
+	s = printable.Cut(s, maxMermaidLabel)
 	var b strings.Builder
 	for _, r := range s {
 		switch {
