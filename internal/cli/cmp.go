@@ -159,14 +159,14 @@ func cmpParameters(ctx context.Context, env *Env) cmpOutcome {
 		if r, err := confine.Open(root); err == nil {
 			var cerr error
 			if in.ValuesFiles, in.HelmValues, cerr = argocmp.ChartInputs(r, cwd); cerr != nil {
-				fmt.Fprintf(&stderr, "routeguard: %v\n", cerr)
+				fmt.Fprintf(&stderr, "routeguard: %s\n", errorText(cerr))
 			}
 			r.Close()
 		}
 	}
 	if err != nil {
 		in.RenderProblem = err.Error()
-		fmt.Fprintf(&stderr, "routeguard: %v\n", err)
+		fmt.Fprintf(&stderr, "routeguard: %s\n", errorText(err))
 		// Rendered but not substituted: still offer the variables, since
 		// one without a value may be what stops substitution.
 		if req.Render != nil {

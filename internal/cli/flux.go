@@ -400,9 +400,9 @@ func (p *fluxProgress) event(e flux.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.finished++
-	line := fmt.Sprintf("routeguard: [%d] %s %s in %s", p.finished, e.Node, e.Node.Status, e.Duration.Round(time.Millisecond))
+	line := fmt.Sprintf("routeguard: [%d] %s %s in %s", p.finished, textCell(e.Node.String()), e.Node.Status, e.Duration.Round(time.Millisecond))
 	if e.Node.Reason != "" {
-		line += ": " + e.Node.Reason
+		line += ": " + textCell(e.Node.Reason)
 	}
 	fmt.Fprintln(p.w, line)
 }
@@ -412,7 +412,7 @@ func (p *fluxProgress) done(res *flux.Result) {
 		return
 	}
 	for _, s := range res.SkippedFiles {
-		fmt.Fprintf(p.w, "routeguard: left out of the scan: %s\n", s)
+		fmt.Fprintf(p.w, "routeguard: left out of the scan: %s\n", textCell(fmt.Sprint(s)))
 	}
 	fmt.Fprintf(p.w, "routeguard: built the tree in %s\n", time.Since(p.start).Round(time.Millisecond))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/health"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/printable"
 )
 
 func newHealthCommand(env *Env) *cobra.Command {
@@ -162,10 +163,10 @@ func runHealthCheck(cmd *cobra.Command, env *Env, arg string) error {
 	var b bytes.Buffer
 	code := ExitOK
 	for _, o := range objs {
-		fmt.Fprintf(&b, "%s (%s)\n", o, o.Source)
+		fmt.Fprintf(&b, "%s (%s)\n", textCell(o.String()), textCell(o.Source.String()))
 		c, ok := health.Find(checks, o.Group(), o.Kind)
 		if !ok {
-			fmt.Fprintf(&b, "  no routeguard health check for %s in group %q\n", o.Kind, o.Group())
+			fmt.Fprintf(&b, "  no routeguard health check for %s in group %q\n", textCell(o.Kind), o.Group())
 			continue
 		}
 		if err := health.CheckBounds(o.Body); err != nil {
@@ -175,7 +176,7 @@ func runHealthCheck(cmd *cobra.Command, env *Env, arg string) error {
 		if err != nil {
 			return fail("health check: %s: Lua check failed: %v", o.Source, err)
 		}
-		fmt.Fprintf(&b, "  argocd (Lua): %s: %s\n", v.Status, v.Message)
+		fmt.Fprintf(&b, "  argocd (Lua): %s: %s\n", textCell(v.Status), textCell(v.Message))
 		ev, err := health.NewEvaluator(c)
 		if err != nil {
 			return fail("health check: %v", err)
@@ -186,7 +187,7 @@ func runHealthCheck(cmd *cobra.Command, env *Env, arg string) error {
 			if inner := errors.Unwrap(cause); inner != nil {
 				cause = inner // drop the expression text, which is long
 			}
-			fmt.Fprintf(&b, "  flux (CEL):   %s: cannot evaluate: %v; kustomize-controller keeps waiting until its timeout\n", r.Status, cause)
+			fmt.Fprintf(&b, "  flux (CEL):   %s: cannot evaluate: %s; kustomize-controller keeps waiting until its timeout\n", r.Status, textCell(cause.Error()))
 		} else {
 			fmt.Fprintf(&b, "  flux (CEL):   %s\n", r.Status)
 		}
@@ -194,11 +195,15 @@ func runHealthCheck(cmd *cobra.Command, env *Env, arg string) error {
 			code = ExitFindings
 		}
 	}
-	if err := writeStdout(env, b.Bytes()); err != nil {
+	if err := writeStdout(env, []byte(printable.Lines(b.String()))); err != nil {
 		return err
 	}
 	return exitWith(code)
 }
+
+// textCell is repository text on one line of a text output: escaped and
+// shortened (printable).
+func textCell(s string) string { return printable.Line(printable.Cut(s, 2000)) }
 
 // healthReadInput reads FILE, or standard input for "-", up to the manifest size limit.
 func healthReadInput(env *Env, arg string) (string, []byte, error) {

@@ -228,6 +228,16 @@ func (c *converter) objects(root *yaml.Node, doc int) ([]*Object, error) {
 				return nil, &Error{File: c.file, Line: line, Msg: fmt.Sprintf(
 					"item %d of %s is not an object", i, kind)}
 			}
+			if msg := nestedList(kind, i, m); msg != "" {
+				return nil, &Error{File: c.file, Line: line, Msg: msg}
+			}
+			var itemNode *yaml.Node
+			if itemNodes != nil && i < len(itemNodes.Content) {
+				itemNode = itemNodes.Content[i]
+			}
+			if err := c.checkShape(itemNode, m, line); err != nil {
+				return nil, err
+			}
 			o, err := FromBody(m, Source{File: c.file, Line: line, Doc: doc})
 			if err != nil {
 				return nil, err
@@ -237,12 +247,36 @@ func (c *converter) objects(root *yaml.Node, doc int) ([]*Object, error) {
 		}
 		return out, nil
 	}
+	if err := c.checkShape(root, body, src.Line); err != nil {
+		return nil, err
+	}
 	o, err := FromBody(body, src)
 	if err != nil {
 		return nil, err
 	}
 	o.Fields = fields
 	return []*Object{o}, nil
+}
+
+// checkShape reports a wrong identifying field (shape) at the line of
+// that field in n (at line when n does not hold it).
+func (c *converter) checkShape(n *yaml.Node, body map[string]any, line int) error {
+	field, msg := shape(body)
+	if msg == "" {
+		return nil
+	}
+	for _, k := range field {
+		if n == nil || n.Kind != yaml.MappingNode {
+			break
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				line, n = n.Content[i].Line, n.Content[i+1]
+				break
+			}
+		}
+	}
+	return &Error{File: c.file, Line: line, Msg: msg}
 }
 
 // isListKind reports whether kind is v1 List or a typed list (FooList).

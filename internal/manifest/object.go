@@ -132,6 +132,9 @@ func FromBody(body map[string]any, src Source) (*Object, error) {
 		name, _ = md["generateName"].(string)
 	}
 	ns, _ := md["namespace"].(string)
+	if msg := shapeProblem(body); msg != "" {
+		return nil, &Error{File: src.File, Line: src.Line, Msg: msg}
+	}
 	var missing []string
 	if apiVersion == "" {
 		missing = append(missing, "apiVersion")
