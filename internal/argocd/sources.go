@@ -208,6 +208,9 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range res.Warnings {
+		b.note(pipeline.LevelWarning, "Application %s: %s", app.Key(), w)
+	}
 	return res.Set, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -123,6 +124,9 @@ of YAML/JSON manifests. Prints the objects on stdout.`,
 			res, err := render.Render(cmd.Context(), opts)
 			if err != nil {
 				return fail("%v", err)
+			}
+			for _, w := range res.Warnings {
+				pipeline.WriteNotices(env.Stderr, []pipeline.Notice{{Level: pipeline.LevelWarning, Text: w}})
 			}
 			out, err := writeManifests(output, res.Set.Objects())
 			if err != nil {

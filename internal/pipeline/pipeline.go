@@ -176,6 +176,9 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 			return nil, err
 		}
 		out.Tool, out.Path, out.RepoRoot, out.Set = res.Tool, res.Path, res.RepoRoot, res.Set
+		for _, w := range res.Warnings {
+			out.Notices = append(out.Notices, Notice{Level: LevelWarning, Text: w})
+		}
 		appDir = filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path))
 		if md := res.MissingDependencies; md != nil {
 			// Rendered without them (HelmOptions.SkipMissingDependencies):

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -38,16 +39,16 @@ func isManifestFile(name string) bool {
 // CD's directory source does: files in lexical order, subdirectories only
 // with Recurse, include/exclude globs matched against the path relative to
 // the app directory (gobwas/glob without separators, as Argo CD matches).
-func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) (*manifest.Set, error) {
+func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) (*manifest.Set, []string, error) {
 	include, err := compileGlob("--include", opts.Directory.Include)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	exclude, err := compileGlob("--exclude", opts.Directory.Exclude)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var files []string
+	var files, warnings []string
 	// Listed through the confined root: symlinked directories are not
 	// descended (as Argo CD's directory source), symlinked files are read
 	// only when they stay inside the repository, .git is never listed.
@@ -60,6 +61,12 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 				return confine.SkipDir
 			}
 			return nil
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 && opts.Directory.Recurse {
+			if w := symlinkedDir(r, appDir, rel); w != "" {
+				warnings = append(warnings, w)
+				return nil
+			}
 		}
 		if !isManifestFile(path.Base(rel)) {
 			return nil
@@ -74,19 +81,39 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	decoded := decodeFiles(ctx, r, files, fileReader{appDir: appDir, dir: opts.Directory, max: opts.maxFileBytes()})
 	set := manifest.NewSet()
 	for _, d := range decoded {
 		if d.err != nil {
-			return nil, d.err
+			return nil, nil, d.err
 		}
 		if err := addAll(set, d.objs, opts.RepeatedObject); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return set, nil
+	return set, warnings, nil
+}
+
+// symlinkedDir returns the warning for a symbolic link at rel (under
+// appDir) that leads to a directory, or "" when it leads elsewhere. Argo
+// CD's directory source does not descend into it (filepath.Walk), nor does
+// routeguard: what it holds is neither rendered nor checked, and a user
+// who sees manifests under it should be told.
+func symlinkedDir(r *root, appDir, rel string) string {
+	p := filepath.Join(appDir, filepath.FromSlash(rel))
+	fi, err := r.Stat(p)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Sprintf("%s is a symbolic link to a directory; a directory app does not follow it (Argo CD's directory source neither), "+
+			"so the manifests under it are not rendered or checked: move them into the app, or make the linked directory an app of its own", r.rel(p))
+	case err != nil && errors.Is(err, confine.ErrOutside):
+		if !isManifestFile(path.Base(rel)) {
+			return fmt.Sprintf("%s is a symbolic link that leads outside the repository; it is not followed, and nothing under it is rendered or checked", r.rel(p))
+		}
+	}
+	return ""
 }
 
 type decodedFile struct {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/templatelimit"
 )
 
@@ -106,7 +107,7 @@ func renderChart(ctx context.Context, r *root, chartDir string, ch chart.Charter
 	rel, err := install.RunWithContext(ctx, ch, vals)
 	end()
 	if err != nil {
-		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), err)
+		return nil, fmt.Errorf("%s: helm template failed: %w", r.rel(chartDir), helmError(err))
 	}
 	rv1, ok := rel.(*release.Release)
 	if !ok {
@@ -320,4 +321,15 @@ func chartLabel(r *root, chartDir string) string {
 		return rel
 	}
 	return filepath.Base(r.Abs("."))
+}
+
+// helmError is a failed Helm render's error with its repeats collapsed: a
+// template that includes itself fails a thousand levels deep, each level
+// saying the same (93 KB); printable.Collapse says it once, with a count.
+func helmError(err error) error {
+	msg := err.Error()
+	if c := printable.Collapse(msg); c != msg {
+		return scrubbed{c, err}
+	}
+	return err
 }

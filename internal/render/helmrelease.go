@@ -147,7 +147,7 @@ func renderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	rel, err := install.RunWithContext(ctx, ch, vals)
 	end()
 	if err != nil {
-		return nil, fmt.Errorf("%s: helm install (client-only) failed: %w", r.rel(dir), err)
+		return nil, fmt.Errorf("%s: helm install (client-only) failed: %w", r.rel(dir), helmError(err))
 	}
 	rv1, ok := rel.(*release.Release)
 	if !ok {

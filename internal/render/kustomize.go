@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	kyaml "sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -84,12 +85,23 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		KubeVersion: opts.Helm.KubeVersion,
 		ApiVersions: opts.Helm.APIVersions,
 	}
+	// Kustomize applies each patch to each object its target selects: 40
+	// patches over 40 objects are 1,600 strategic merges, minutes of work
+	// that krusty cannot be asked to stop. The --timeout watchdog ends it;
+	// its message names this kustomization.
+	defer guard.Begin(kustomizeLabel(r, appDir))()
 	resMap, err := krusty.MakeKustomizer(kopts).Run(fsys, appDir)
 	if helmShimWasUsed(command) {
 		r.trace.Opaque("Kustomize helmCharts are rendered in a child process, which is not traced")
 	}
 	if fsys.refused != nil {
 		return nil, leftOut{}, fsys.refused
+	}
+	if err != nil && strings.Contains(err.Error(), "cycle detected") {
+		if chain := cycleChain(r, appDir); chain != "" {
+			return nil, leftOut{}, fmt.Errorf("%s: kustomize build failed: the kustomizations form a cycle: %s; "+
+				"a kustomization cannot include itself or a directory that contains it: remove one of these entries", r.rel(appDir), chain)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("%s: kustomize build failed: %w", r.rel(appDir), scrubbed{r.relativize(scrubHelmShim(err.Error(), command)), err})
@@ -151,6 +163,24 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 		return nil, leftOut{}, &NotFetchedError{msg: fmt.Sprintf("%s, which routeguard does not fetch offline; pass --allow-network, or vendor it into the repository", fsys.remote[0])}
 	}
 	return set, leftOut{charts: fsys.missing, remote: fsys.remote}, nil
+}
+
+// kustomizeLabel names the build for the watchdog's message: "the
+// Kustomize build of apps/x/kustomization.yaml (40 patches)".
+func kustomizeLabel(r *root, appDir string) string {
+	file, m := readKustomization(r, appDir)
+	if m == nil {
+		return "the Kustomize build of " + r.rel(appDir)
+	}
+	patches := 0
+	for _, f := range []string{"patches", "patchesStrategicMerge", "patchesJson6902"} {
+		patches += len(seqItems(mappingValue(m, f)))
+	}
+	label := "the Kustomize build of " + r.rel(file)
+	if patches > 0 {
+		label += fmt.Sprintf(" (%d patches, each applied to every object its target selects)", patches)
+	}
+	return label
 }
 
 // lineFinder maps a Kustomize origin (file relative to the build directory)

@@ -159,6 +159,9 @@ type Result struct {
 	// MissingDependencies are the chart dependencies left out of Set
 	// (HelmOptions.SkipMissingDependencies); nil when none was.
 	MissingDependencies *MissingDependenciesError
+	// Warnings say what the render left out that a user may expect it to
+	// read (a symbolic link to a directory in a recursive directory app).
+	Warnings []string
 }
 
 func (o Options) maxFileBytes() int64 {

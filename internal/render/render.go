@@ -87,9 +87,12 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	case ToolHelm:
 		res.Set, res.MissingDependencies, err = renderHelm(ctx, r, appDir, opts)
 	default:
-		res.Set, err = renderDirectory(ctx, r, appDir, opts)
+		res.Set, res.Warnings, err = renderDirectory(ctx, r, appDir, opts)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNames(res.Set); err != nil {
 		return nil, err
 	}
 	return res, nil
