@@ -54,11 +54,13 @@ test-race:
 
 # fuzz: explore each fuzz target for FUZZTIME (the seeds run in make test):
 # repository input (decoder, .routeguard.yaml, analyzers, the bounded
-# template functions) and what reaches a terminal or a tool (report
-# writers, escaping).
+# template functions) and what reaches a terminal, a CI log or a pull
+# request (report writers, escaping, workflow commands, shortening, the
+# diff comment's budget and structure).
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzDecode:./internal/manifest FuzzParse:./internal/config FuzzAnalyzers:./internal/analysis/registry \
-	FuzzWriters:./internal/report FuzzString:./internal/printable FuzzFuncs:./internal/templatelimit
+	FuzzWriters:./internal/report FuzzString:./internal/printable FuzzLines:./internal/printable FuzzCut:./internal/printable \
+	FuzzMarkdown:./internal/routediff FuzzFuncs:./internal/templatelimit
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*}"; \

@@ -29,7 +29,7 @@ func checkNames(set *manifest.Set) error {
 			continue
 		}
 		kind := printable.Line(printable.Cut(o.Kind, 60))
-		return fmt.Errorf("%s: %s %q: %s is not a name the API server accepts for a %s: %s; rename the object",
+		return fmt.Errorf("%s: %s \"%s\": %s is not a name the API server accepts for a %s: %s; rename the object",
 			o.FieldSource(field), kind, printable.Line(printable.Cut(name, 80)), field, kind, printable.Cut(msgs[0], 300))
 	}
 	return nil

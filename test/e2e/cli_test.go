@@ -44,7 +44,7 @@ func TestHelpVersionCompletion(t *testing.T) {
 		want string
 	}{
 		{[]string{"--help"}, "Available Commands:"},
-		{[]string{"analyze", "--help"}, "report format: github, gitlab, json, junit, sarif, text"},
+		{[]string{"analyze", "--help"}, "report format: github, gitlab, json, junit, markdown, sarif, text"},
 		{[]string{"--version"}, "routeguard "},
 		{[]string{"version"}, "routeguard "},
 		{[]string{"completion", "bash"}, "bash completion"},
