@@ -22,6 +22,7 @@ import (
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/render"
 )
 
 // builder holds one BuildTree run.
@@ -363,6 +364,11 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 			objs, err = b.buildResourceSet(n)
 		default:
 			objs, err = b.buildHelmRelease(ctx, n)
+		}
+		if err == nil {
+			// What the controller would apply: a name the API server
+			// refuses fails the apply, so the node fails here.
+			err = render.CheckNames(objs)
 		}
 	}()
 	n.Duration = time.Since(start)

@@ -10,13 +10,13 @@ import (
 	"github.com/routeguard/routeguard/internal/validate"
 )
 
-// checkNames refuses a rendered object whose name the API server refuses
+// CheckNames refuses a rendered object whose name the API server refuses
 // for its kind (validate.ObjectName: slashes, control characters, upper
 // case, 100,000 characters): it would render, and fail only at the sync.
 // A name holding a Flux variable reference (${VAR}) is left to Flux's
 // substitution.
-func checkNames(set *manifest.Set) error {
-	for _, o := range set.Objects() {
+func CheckNames(objs []*manifest.Object) error {
+	for _, o := range objs {
 		md, _ := o.Body["metadata"].(map[string]any)
 		name, _ := md["name"].(string)
 		field, prefix := "metadata.name", false

@@ -92,7 +92,7 @@ func Render(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNames(res.Set); err != nil {
+	if err := CheckNames(res.Set.Objects()); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -152,3 +152,19 @@ func TestYAML11BooleanInKustomizeOutput(t *testing.T) {
 		t.Fatalf("analyze: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// A Kustomization whose build holds a name the API server refuses fails as
+// kustomize-controller's apply would: RG0101 naming the object.
+func TestFluxKustomizationInvalidName(t *testing.T) {
+	repo, _ := hostileRepo(t, map[string]string{
+		"clusters/prod/apps.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\n" +
+			"spec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system}\n",
+		"apps/kustomization.yaml": "resources: [cm.yaml]\n",
+		"apps/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name, namespace: default}\n",
+	})
+	r := harness.Run(t, harness.Options{Dir: repo}, "flux", "build", "--all", "clusters/prod")
+	if r.Code != 1 || !strings.Contains(r.Stdout+r.Stderr, `ConfigMap "Bad_Name": metadata.name is not a name the API server accepts`) ||
+		!strings.Contains(r.Stdout+r.Stderr, "RG0101") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+}
