@@ -135,7 +135,7 @@ func TestHostileDiffCommentEscaped(t *testing.T) {
 func TestHostileNoWorkflowCommands(t *testing.T) {
 	dir := "::error title=forged::owned"
 	repo, _ := hostileRepo(t, map[string]string{
-		dir + "/route.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web, namespace: shop}\nspec: {}\n",
+		dir + "/route.yaml":       "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web, namespace: shop}\nspec: {}\n",
 		"kapp/kustomization.yaml": "resources: [\"missing\\n::error title=forged::from stderr\\n##[error]legacy\"]\n",
 	})
 	for _, args := range [][]string{{"analyze", "-o", "text", "--repo-root", ".", dir}, {"render", "--repo-root", ".", "kapp"}} {
