@@ -71,3 +71,23 @@ func benchmarkRender(b *testing.B, n int, app string) {
 		}
 	}
 }
+
+// BenchmarkCheckNames is the cost of checking every rendered name against
+// the API server's rules (CheckNames), on the 10,000 objects of
+// BenchmarkRenderDirectory10k: part of that benchmark's time.
+func BenchmarkCheckNames(b *testing.B) {
+	repo := writeSyntheticApp(b, 10000)
+	res, err := Render(context.Background(), Options{Path: filepath.Join(repo, "app"), RepoRoot: repo})
+	if err != nil {
+		b.Fatal(err)
+	}
+	objs := res.Set.Objects()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := CheckNames(objs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(objs)*b.N)/b.Elapsed().Seconds(), "objects/s")
+}

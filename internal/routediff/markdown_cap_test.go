@@ -166,3 +166,16 @@ func FuzzMarkdown(f *testing.F) {
 		checkMarkdown(t, res, b.String())
 	})
 }
+
+// BenchmarkMarkdown5000 writes the comment of 5,000 changed rows per
+// section with 300-character names (shortened to the budget).
+func BenchmarkMarkdown5000(b *testing.B) {
+	res := hostileResult(strings.Repeat("n", 300), 5000)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var out bytes.Buffer
+		if err := res.WriteMarkdown(&out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
