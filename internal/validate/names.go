@@ -27,42 +27,69 @@ var subdomain nameFunc = metavalidation.NameIsDNSSubdomain
 // internal/validate links already give their functions; for the others
 // the rule is written out as their code has it.
 var builtinNames = map[schema.GroupKind]nameFunc{
-	{Kind: "Pod"}: corevalidation.ValidatePodName, {Kind: "Node"}: corevalidation.ValidateNodeName,
-	{Kind: "Namespace"}: corevalidation.ValidateNamespaceName, {Kind: "LimitRange"}: corevalidation.ValidateLimitRangeName,
-	{Kind: "ResourceQuota"}: corevalidation.ValidateResourceQuotaName, {Kind: "Secret"}: corevalidation.ValidateSecretName,
-	{Kind: "ServiceAccount"}: corevalidation.ValidateServiceAccountName, {Kind: "Endpoints"}: corevalidation.ValidateEndpointsName,
-	{Kind: "ConfigMap"}: corevalidation.ValidateConfigMapName, {Kind: "PersistentVolume"}: corevalidation.ValidatePersistentVolumeName,
-	{Kind: "PersistentVolumeClaim"}: corevalidation.ValidatePersistentVolumeName, {Kind: "ReplicationController"}: subdomain,
-	{Kind: "PodTemplate"}:               subdomain,
-	{Group: "apps", Kind: "Deployment"}: appsvalidation.ValidateDeploymentName, {Group: "apps", Kind: "ReplicaSet"}: appsvalidation.ValidateReplicaSetName,
-	{Group: "apps", Kind: "StatefulSet"}: appsvalidation.ValidateStatefulSetName, {Group: "apps", Kind: "DaemonSet"}: appsvalidation.ValidateDaemonSetName,
+	{Kind: "Pod"}:                   corevalidation.ValidatePodName,
+	{Kind: "Node"}:                  corevalidation.ValidateNodeName,
+	{Kind: "Namespace"}:             corevalidation.ValidateNamespaceName,
+	{Kind: "LimitRange"}:            corevalidation.ValidateLimitRangeName,
+	{Kind: "ResourceQuota"}:         corevalidation.ValidateResourceQuotaName,
+	{Kind: "Secret"}:                corevalidation.ValidateSecretName,
+	{Kind: "ServiceAccount"}:        corevalidation.ValidateServiceAccountName,
+	{Kind: "Endpoints"}:             corevalidation.ValidateEndpointsName,
+	{Kind: "ConfigMap"}:             corevalidation.ValidateConfigMapName,
+	{Kind: "PersistentVolume"}:      corevalidation.ValidatePersistentVolumeName,
+	{Kind: "PersistentVolumeClaim"}: corevalidation.ValidatePersistentVolumeName,
+	{Kind: "ReplicationController"}: subdomain,
+	{Kind: "PodTemplate"}:           subdomain,
+
+	{Group: "apps", Kind: "Deployment"}:         appsvalidation.ValidateDeploymentName,
+	{Group: "apps", Kind: "ReplicaSet"}:         appsvalidation.ValidateReplicaSetName,
+	{Group: "apps", Kind: "StatefulSet"}:        appsvalidation.ValidateStatefulSetName,
+	{Group: "apps", Kind: "DaemonSet"}:          appsvalidation.ValidateDaemonSetName,
 	{Group: "apps", Kind: "ControllerRevision"}: appsvalidation.ValidateControllerRevisionName,
-	{Group: "batch", Kind: "Job"}:               subdomain, {Group: "batch", Kind: "CronJob"}: subdomain,
-	{Group: "networking.k8s.io", Kind: "Ingress"}:                    networkingvalidation.ValidateIngressName,
-	{Group: "networking.k8s.io", Kind: "IngressClass"}:               networkingvalidation.ValidateIngressClassName,
-	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}:              networkingvalidation.ValidateNetworkPolicyName,
-	{Group: "networking.k8s.io", Kind: "IPAddress"}:                  networkingvalidation.ValidateIPAddressName,
-	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                networkingvalidation.ValidateServiceCIDRName,
-	{Group: "policy", Kind: "PodDisruptionBudget"}:                   subdomain,
+
+	{Group: "batch", Kind: "Job"}:     subdomain,
+	{Group: "batch", Kind: "CronJob"}: subdomain,
+
+	{Group: "networking.k8s.io", Kind: "Ingress"}:       networkingvalidation.ValidateIngressName,
+	{Group: "networking.k8s.io", Kind: "IngressClass"}:  networkingvalidation.ValidateIngressClassName,
+	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}: networkingvalidation.ValidateNetworkPolicyName,
+	{Group: "networking.k8s.io", Kind: "IPAddress"}:     networkingvalidation.ValidateIPAddressName,
+	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:   networkingvalidation.ValidateServiceCIDRName,
+
+	{Group: "policy", Kind: "PodDisruptionBudget"}: subdomain,
+
 	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:               rbacvalidation.ValidateRBACName,
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:        rbacvalidation.ValidateRBACName,
 	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:        rbacvalidation.ValidateRBACName,
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: rbacvalidation.ValidateRBACName,
-	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}:          subdomain,
-	{Group: "storage.k8s.io", Kind: "StorageClass"}:                  subdomain, {Group: "storage.k8s.io", Kind: "VolumeAttachment"}: subdomain,
-	{Group: "storage.k8s.io", Kind: "CSINode"}: subdomain, {Group: "storage.k8s.io", Kind: "CSIStorageCapacity"}: subdomain,
+
+	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}: subdomain,
+
+	{Group: "storage.k8s.io", Kind: "StorageClass"}:          subdomain,
+	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}:      subdomain,
+	{Group: "storage.k8s.io", Kind: "CSINode"}:               subdomain,
+	{Group: "storage.k8s.io", Kind: "CSIStorageCapacity"}:    subdomain,
 	{Group: "storage.k8s.io", Kind: "VolumeAttributesClass"}: subdomain,
-	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:      subdomain, {Group: "coordination.k8s.io", Kind: "Lease"}: subdomain,
-	{Group: "node.k8s.io", Kind: "RuntimeClass"}: subdomain, {Group: "discovery.k8s.io", Kind: "EndpointSlice"}: subdomain,
-	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                       subdomain,
-	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       subdomain,
+
+	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}: subdomain,
+
+	{Group: "coordination.k8s.io", Kind: "Lease"}: subdomain,
+
+	{Group: "node.k8s.io", Kind: "RuntimeClass"}: subdomain,
+
+	{Group: "discovery.k8s.io", Kind: "EndpointSlice"}: subdomain,
+
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                 subdomain,
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}: subdomain,
+
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   subdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     subdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        subdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: subdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"}:          subdomain,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}:   subdomain,
-	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 subdomain,
+
+	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}: subdomain,
 }
 
 // aggregated reports a group served by an aggregated API server with
