@@ -26,6 +26,7 @@ import (
 	"github.com/routeguard/routeguard/internal/gitrev"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/routemap"
 	"github.com/routeguard/routeguard/internal/routing"
 	"github.com/routeguard/routeguard/internal/sharedroutes"
@@ -464,9 +465,7 @@ func notCompared(base, head []analysis.Finding) []pipeline.Notice {
 			what = f.Source.File
 		}
 		msg, _, _ := strings.Cut(f.Message, "\n")
-		if len(msg) > 300 {
-			msg = msg[:300] + "..."
-		}
+		msg = printable.Cut(msg, 300)
 		out = append(out, pipeline.Notice{Level: pipeline.LevelWarning,
 			Text: fmt.Sprintf("%s %s at both revisions, not compared: %s", f.Code, what, msg)})
 	}
