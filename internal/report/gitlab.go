@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/printable"
 )
 
 // gitlab writes GitLab's code quality report: a JSON array of issues with
@@ -56,11 +57,11 @@ func (g *gitlab) Write(f analysis.Finding) error {
 		line = 1
 	}
 	g.issues = append(g.issues, gitlabIssue{
-		Description: f.Code + " " + f.Subject() + ": " + f.Message,
+		Description: printable.String(f.Code + " " + f.Subject() + ": " + f.Message),
 		CheckName:   f.Code,
 		Fingerprint: hex.EncodeToString(h[:16]),
 		Severity:    gitlabSeverity(f.Severity),
-		Location:    gitlabLocation{Path: filepath.ToSlash(f.Source.File), Lines: gitlabLines{Begin: line}},
+		Location:    gitlabLocation{Path: printable.Line(filepath.ToSlash(f.Source.File)), Lines: gitlabLines{Begin: line}},
 	})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/printable"
 )
 
 // junit writes a JUnit XML report: one test suite per file, one test case
@@ -65,15 +66,18 @@ type junitFailure struct {
 func (j *junit) Flush() error {
 	doc := junitSuites{Name: "routeguard analyze"}
 	for _, file := range j.files {
-		s := junitSuite{Name: file}
+		// XML writes a C0 control character as U+FFFD but keeps DEL and
+		// C1: repository text is escaped as in every other report.
+		name := printable.Line(file)
+		s := junitSuite{Name: name}
 		for _, f := range j.by[file] {
-			c := junitCase{Name: f.Code + " " + f.Object.String(), Classname: file, File: file, Line: f.Source.Line}
+			c := junitCase{Name: printable.Line(f.Code + " " + f.Object.String()), Classname: name, File: name, Line: f.Source.Line}
 			if f.Severity >= analysis.SeverityWarning {
-				c.Failure = &junitFailure{Message: f.Message, Type: f.Severity.String(),
-					Text: fmt.Sprintf("%s: %s %s %s: %s", f.Source, f.Severity, f.Code, f.Subject(), f.Message)}
+				c.Failure = &junitFailure{Message: printable.Line(f.Message), Type: f.Severity.String(),
+					Text: printable.String(fmt.Sprintf("%s: %s %s %s: %s", f.Source, f.Severity, f.Code, f.Subject(), f.Message))}
 				s.Failures++
 			} else {
-				c.SystemOut = f.Message
+				c.SystemOut = printable.String(f.Message)
 			}
 			s.Cases = append(s.Cases, c)
 			s.Tests++

@@ -2,9 +2,13 @@ package report
 
 import (
 	"io"
+	"net/url"
 	"path/filepath"
+	"strings"
+	"unicode"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/printable"
 )
 
 // sarif writes a SARIF 2.1.0 log with one run, for GitHub code scanning
@@ -114,14 +118,14 @@ func (s *sarif) Flush() error {
 	results := make([]sarifResult, 0, len(s.findings))
 	for _, f := range s.findings {
 		loc := sarifLocation{
-			PhysicalLocation: sarifPhysical{ArtifactLocation: map[string]string{"uri": filepath.ToSlash(f.Source.File)}},
-			LogicalLocations: []sarifLogical{{FullyQualifiedName: f.Object.String(), Kind: "resource"}},
+			PhysicalLocation: sarifPhysical{ArtifactLocation: map[string]string{"uri": sarifURI(f.Source.File)}},
+			LogicalLocations: []sarifLogical{{FullyQualifiedName: printable.Line(f.Object.String()), Kind: "resource"}},
 		}
 		if f.Source.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
 		}
 		results = append(results, sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
-			Message: sarifText{Text: f.Subject() + ": " + f.Message}, Locations: []sarifLocation{loc}})
+			Message: sarifText{Text: printable.String(f.Subject() + ": " + f.Message)}, Locations: []sarifLocation{loc}})
 	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
@@ -133,4 +137,24 @@ func (s *sarif) Flush() error {
 		}},
 	}
 	return writeJSON(s.w, log)
+}
+
+// sarifURI is a repository path as a SARIF artifact URI: a control
+// character (an escape sequence in a file name) percent-encoded, as a URI
+// writes it, so that neither the log nor a viewer decoding it carries the
+// raw character; any other path is as it is.
+func sarifURI(file string) string {
+	p := filepath.ToSlash(file)
+	if !strings.ContainsFunc(p, unicode.IsControl) {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range p {
+		if unicode.IsControl(r) {
+			b.WriteString(url.PathEscape(string(r)))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
