@@ -50,6 +50,11 @@ func FluxUnbuilt(res *flux.Result) []Unbuilt {
 	return out
 }
 
+// maxUnbuiltChars caps each name, place, reason and file of a line of
+// WriteUnbuilt (printable.Cut: the rest counted); an Application's name or
+// path comes from the repository and can be 30,000 characters.
+const maxUnbuiltChars = 300
+
 // WriteUnbuilt says, one line per part that holds routing, what went
 // unchecked ("routeguard: not built: Kustomization x/y (file:line): why;
 // the routing it holds was not checked: a.yaml, b.yaml"), at most limit
@@ -75,17 +80,15 @@ func WriteUnbuilt(w io.Writer, us []Unbuilt, limit int) {
 		if len(files) > 10 {
 			files, more = files[:10], fmt.Sprintf(" and %d more", len(u.RoutingFiles)-10)
 		}
-		fmt.Fprintf(w, "routeguard: %s: %s (%s): %s; the routing it holds was not checked: %s%s\n", state, printable.Line(u.What), printable.Line(u.Where),
-			printable.Line(shorten(u.Why, 200)), printable.Line(strings.Join(files, ", ")), more)
+		cut := make([]string, len(files))
+		for i, f := range files {
+			cut[i] = printable.Cut(f, maxUnbuiltChars)
+		}
+		fmt.Fprintf(w, "routeguard: %s: %s (%s): %s; the routing it holds was not checked: %s%s\n", state,
+			printable.Line(printable.Cut(u.What, maxUnbuiltChars)), printable.Line(printable.Cut(u.Where, maxUnbuiltChars)),
+			printable.Line(printable.Cut(u.Why, maxUnbuiltChars)), printable.Line(strings.Join(cut, ", ")), more)
 	}
 	if holding > shown {
 		fmt.Fprintf(w, "routeguard: ... and %d more parts not built that hold routing (the JSON reports of the diff commands list them all)\n", holding-shown)
 	}
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
