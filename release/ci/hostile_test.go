@@ -209,7 +209,8 @@ spec:
 // rawInSummary is what repository text must never put into a job summary
 // (a mention is "@" or its reference without the zero-width space after
 // it: GitHub decodes references before it looks for mentions).
-var rawInSummary = []string{"<img", "<script", "@mallory", "&#64;mallory", "#4711", "&#35;4711", "\x1b", "https://evil", "www.evil", "[link]"}
+var rawInSummary = []string{"<img", "<script", "@mallory", "&#64;mallory", "#4711", "&#35;4711", "\x1b", "https://evil", "www.evil", "[link]",
+	"https&#58;//", "www&#46;"}
 
 // TestActionSummaryEscapes: the summary's findings table and its error
 // block quote the repository's names and paths as text (no HTML, no
@@ -237,7 +238,7 @@ func TestActionSummaryEscapes(t *testing.T) {
 		want  []string // in the summary
 	}{
 		{"hostile", "0", []string{"Gateway shop/gw&#60;img src=x onerror=alert&#40;1&#41;&#62;&#64;&#8203;mallory",
-			"svc &#92;x1b&#91;31m &#64;&#8203;mallory https&#58;//evil&#46;example/x www&#46;evil&#46;example &#35;&#8203;4711 &#124; &#91;link&#93;&#40;https&#58;//evil&#46;example&#41; &#60;script&#62;"}},
+			"svc &#92;x1b&#91;31m &#64;&#8203;mallory https&#58;&#8203;//evil&#46;example/x www&#8203;&#46;evil&#46;example &#35;&#8203;4711 &#124; &#91;link&#93;&#40;https&#58;&#8203;//evil&#46;example&#41; &#60;script&#62;"}},
 		{"broken", "2", []string{"<pre>\n", "&lt;img src=x&gt;&#64;&#8203;mallory&#35;&#8203;4711.yaml:6: malformed YAML", "</pre>\n"}},
 	} {
 		t.Run(tt.paths, func(t *testing.T) {
