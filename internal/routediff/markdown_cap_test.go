@@ -9,7 +9,9 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routemap"
+	"github.com/routeguard/routeguard/internal/sharedroutes"
 )
 
 // hostileNames are what a pull request can put in names, hosts and
@@ -44,8 +46,15 @@ func hostileResult(name string, n int) *Result {
 		res.Intro = append(res.Intro, f)
 		res.Fixed = append(res.Fixed, f)
 		res.Objects = append(res.Objects, KindChange{Kind: id, Added: i + 1})
+		res.Removed = append(res.Removed, f)
 		res.NotCompared = append(res.NotCompared, "RG0009 Application argocd/"+id+" at both revisions, not compared: "+id)
+		res.NotBuilt = append(res.NotBuilt, NotBuilt{Revision: "head", Unbuilt: pipeline.Unbuilt{What: "Application argocd/" + id,
+			Where: id + ".yaml:1", Why: "fails to build: " + id, RoutingFiles: []string{id + "/route.yaml", id + "/gateway.yaml"}}})
+		res.Shared = append(res.Shared, sharedroutes.Item{Change: routemap.Added, Route: "HTTPRoute " + id,
+			RouteOwner: &pipeline.Owner{Kind: "path", Name: id}, Gateway: "Gateway " + id, GatewayOwner: pipeline.Owner{Kind: "path", Name: id},
+			Files: []sharedroutes.File{{Role: "route", Path: id + ".yaml"}}})
 	}
+	res.RoutingObjects = RoutingObjects{Base: n, Head: 3 * n}
 	return res
 }
 
@@ -66,6 +75,9 @@ func checkMarkdown(t *testing.T, res *Result, md string) {
 		if len(s.rows) > 0 && !strings.Contains(md, fmt.Sprintf("\n#### %s (%s)\n", s.title, count(len(s.rows)))) {
 			t.Errorf("section %s (%d rows) is neither shown nor counted", s.title, len(s.rows))
 		}
+	}
+	if !strings.Contains(md, fmt.Sprintf("routing objects checked: %d at base, %d at head\n", res.RoutingObjects.Base, res.RoutingObjects.Head)) {
+		t.Errorf("the routing objects checked are not said")
 	}
 	if n := len(res.NotCompared); n > 0 && !strings.Contains(md, fmt.Sprintf("> ⚠️ %s part(s) could be built at neither revision", count(n))) {
 		t.Errorf("the %d parts not compared are not counted", n)
@@ -147,6 +159,55 @@ func TestMarkdownCapHostile(t *testing.T) {
 	if !strings.Contains(b.String(), "characters)") || !strings.Contains(b.String(), "not compared (stderr of the run has them all)") &&
 		!strings.Contains(b.String(), "RG0009 Application argocd/aaaa") {
 		t.Errorf("long names are not cut with a count:\n%.3000s", b.String())
+	}
+}
+
+// The comment shortens the least important first: every table has a
+// place in mdOrder, and with 600 rows of every kind, what could not be
+// compared keeps at least as many rows as the findings introduced, they
+// as many as the routes, and so on down to the other objects changed.
+func TestMarkdownPriority(t *testing.T) {
+	res := hostileResult("app", 600)
+	prio := mdPriority(res.sections())
+	if len(prio) != len(res.sections())+2 {
+		t.Fatalf("priority %v does not place all %d tables, the list and the map", prio, len(res.sections()))
+	}
+	seen := map[int]bool{}
+	for _, i := range prio {
+		if seen[i] {
+			t.Fatalf("priority %v lists %d twice", prio, i)
+		}
+		seen[i] = true
+	}
+	strict := false
+	for _, n := range []int{20, 40, 80, 160, 600} {
+		res := hostileResult("app", n)
+		var b bytes.Buffer
+		if err := res.WriteMarkdown(&b); err != nil {
+			t.Fatal(err)
+		}
+		md := b.String()
+		rows := func(title string) int {
+			i := strings.Index(md, "\n#### "+title+" (")
+			if i < 0 {
+				t.Fatalf("%d rows: no table %q", n, title)
+			}
+			part := md[i+1:]
+			if j := strings.Index(part, "\n#### "); j >= 0 {
+				part = part[:j]
+			}
+			return strings.Count(part, "\n| ")
+		}
+		for i := 1; i < len(mdOrder); i++ {
+			if a, b := rows(mdOrder[i-1]), rows(mdOrder[i]); a < b {
+				t.Errorf("%d rows each: %q shows %d, %q %d: the more important table was shortened first", n, mdOrder[i-1], a, mdOrder[i], b)
+			}
+		}
+		unbuilt, other := rows(notBuiltTitle), rows("Other objects changed")
+		strict = strict || unbuilt > other
+	}
+	if !strict {
+		t.Error("no size shortened the other objects more than what was not built")
 	}
 }
 
