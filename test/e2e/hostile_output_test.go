@@ -92,8 +92,13 @@ func TestHostileDiffCommentCapped(t *testing.T) {
 			t.Errorf("the comment lacks %q:\n%.3000s", want, md)
 		}
 	}
-	if strings.Contains(md, "web not compared") {
-		t.Errorf("the chart named 'web not compared' is listed as not compared:\n%.3000s", md)
+	// The list of what was built at neither revision (the "> - " lines)
+	// leaves the chart's app out; the table of parts not built may name it,
+	// built partly (its chart is not in the repository).
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "> - ") && strings.Contains(line, "web not compared") {
+			t.Errorf("the chart named 'web not compared' is listed as not compared: %.500s", line)
+		}
 	}
 }
 
