@@ -43,6 +43,11 @@ type Result struct {
 	// Root is the node the build started from (the cluster directory's sync
 	// Kustomization; the first root of a file).
 	Root *Node
+	// unreadRouting lists files of this checkout holding routing objects
+	// that nothing built read, when nothing the tree names is known to
+	// hold routing and a node was not built (RG0100 warns of them); it
+	// walks the checkout, so only NothingChecked calls it.
+	unreadRouting func() []string
 }
 
 // Stats count what the build did.
@@ -115,6 +120,7 @@ func (b *builder) result() *Result {
 		}
 		r.Unrendered = append(r.Unrendered, n.Unrendered...)
 	}
+	r.unreadRouting = func() []string { return b.unreadRouting(order) }
 	for _, text := range b.selfNotes {
 		r.Notices = append(r.Notices, Notice{Level: "note", Text: text})
 	}
@@ -437,6 +443,21 @@ func (r *Result) NothingChecked(objects *manifest.Set, nodes []*Node) []analysis
 		// It routes, through kinds routeguard does not check (Traefik's
 		// IngressRoute, OpenShift's Route): not checked, and said so.
 		f.Severity = analysis.SeverityWarning
+		return []analysis.Finding{f}
+	}
+	var unread []string
+	if len(holding) == 0 && r.unreadRouting != nil {
+		unread = r.unreadRouting()
+	}
+	if len(unread) > 0 {
+		// Nothing the tree names holds routing as far as this checkout
+		// shows, but the checkout does, where nothing built reads: a
+		// source not built here (an OCI artifact pushed from these
+		// directories) may carry it. Not an error: routeguard cannot tell.
+		f.Severity = analysis.SeverityWarning
+		f.Message = strings.Replace(f.Message, ", so there was nothing to check",
+			fmt.Sprintf(", while %d files of this repository hold routing objects that nothing built reads (%s); if a source that was not built carries them (an OCIRepository pushed from these directories), map it to them with --source KIND/NAMESPACE/NAME=DIR so they are checked",
+				len(unread), strings.Join(firstOf(unread, 3), ", ")), 1)
 		return []analysis.Finding{f}
 	}
 	if len(holding) == 0 {

@@ -82,6 +82,38 @@ func routingTemplates(rs *manifest.Object) bool {
 	return false
 }
 
+// unreadRouting lists the files of this checkout that hold routing objects
+// which no built node read, when the tree holds routing nowhere else it
+// knows (no unbuilt node's RoutingFiles) and some node was not built: a
+// source not built here (an OCI artifact, another repository) may be what
+// carries them. Nil otherwise, or when everything was built.
+func (b *builder) unreadRouting(nodes []*Node) []string {
+	skipped := false
+	read := map[string]bool{}
+	for _, n := range nodes {
+		switch {
+		case len(n.RoutingFiles) > 0:
+			return nil
+		case n.Status == Skipped:
+			skipped = true
+		case n.Status == Built:
+			for _, o := range n.Objects {
+				read[o.Source.File] = true
+			}
+		}
+	}
+	if !skipped {
+		return nil
+	}
+	var out []string
+	for _, f := range b.routingIn(".", false) {
+		if !read[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // routingIn lists the files under p (a path of this checkout) that hold
 // routing objects; templates reads them as text (Helm templates are not
 // YAML).

@@ -1290,3 +1290,38 @@ spec: {interval: 1h, path: ./kubernetes/apps, sourceRef: {kind: GitRepository, n
 		t.Errorf("no note: %+v", res.Notices)
 	}
 }
+
+// TestBuildTreeUnreadRoutingWarns: a tree whose apps come from an OCI
+// artifact (pushed from this repository's kubernetes/ directory in CI)
+// holds no routing routeguard can reach, but the checkout does: RG0100 is
+// a warning naming those files and --source, not an info that it routes
+// nothing. Without such files it stays an info.
+func TestBuildTreeUnreadRoutingWarns(t *testing.T) {
+	files := map[string]string{
+		"clusters/home/apps.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: apps, namespace: flux-system}\n" +
+			"spec: {interval: 1h, url: oci://ghcr.io/example/apps, ref: {tag: latest}}\n---\n" +
+			"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\n" +
+			"spec: {interval: 1h, path: ./apps, prune: true, sourceRef: {kind: OCIRepository, name: apps}}\n",
+		"kubernetes/apps/web/deploy.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: web}\n",
+	}
+	for _, tc := range []struct {
+		route string
+		want  analysis.Severity
+	}{{"", analysis.SeverityInfo}, {"kubernetes/apps/web/httproute.yaml", analysis.SeverityWarning}} {
+		if tc.route != "" {
+			files[tc.route] = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web, namespace: web}\nspec: {parentRefs: [{name: gw}]}\n"
+		}
+		root := writeRepo(t, files)
+		res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := res.NothingChecked(res.Objects, res.Nodes)
+		if len(fs) != 1 || fs[0].Severity != tc.want {
+			t.Fatalf("route %q: RG0100 %+v, want one at %v", tc.route, fs, tc.want)
+		}
+		if tc.route != "" && (!strings.Contains(fs[0].Message, "1 files of this repository hold routing objects that nothing built reads ("+tc.route+")") || !strings.Contains(fs[0].Message, "--source")) {
+			t.Errorf("message: %s", fs[0].Message)
+		}
+	}
+}
