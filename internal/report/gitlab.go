@@ -51,7 +51,6 @@ func gitlabSeverity(s analysis.Severity) string {
 func (g *gitlab) Write(f analysis.Finding) error {
 	// The fingerprint identifies the finding across pipelines: it leaves
 	// the line out, so moving an object does not make it "new".
-	h := sha256.Sum256([]byte(f.Code + "\x00" + f.Object.String() + "\x00" + f.Source.File + "\x00" + f.Message))
 	line := f.Source.Line
 	if line == 0 {
 		line = 1
@@ -59,11 +58,19 @@ func (g *gitlab) Write(f analysis.Finding) error {
 	g.issues = append(g.issues, gitlabIssue{
 		Description: printable.String(f.Code + " " + f.Subject() + ": " + f.Message),
 		CheckName:   f.Code,
-		Fingerprint: hex.EncodeToString(h[:16]),
+		Fingerprint: fingerprint(f),
 		Severity:    gitlabSeverity(f.Severity),
 		Location:    gitlabLocation{Path: printable.Line(filepath.ToSlash(f.Source.File)), Lines: gitlabLines{Begin: line}},
 	})
 	return nil
+}
+
+// fingerprint identifies a finding across runs: code, object, file and
+// message, not the line, so moving an object does not make it new (GitLab
+// code quality's fingerprint, SARIF's partialFingerprints).
+func fingerprint(f analysis.Finding) string {
+	h := sha256.Sum256([]byte(f.Code + "\x00" + f.Object.String() + "\x00" + f.Source.File + "\x00" + f.Message))
+	return hex.EncodeToString(h[:16])
 }
 
 func (g *gitlab) Flush() error {

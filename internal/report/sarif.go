@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -60,6 +61,7 @@ type sarifRule struct {
 	Name                 string         `json:"name,omitempty"`
 	ShortDescription     sarifText      `json:"shortDescription"`
 	FullDescription      *sarifText     `json:"fullDescription,omitempty"`
+	HelpURI              string         `json:"helpUri,omitempty"`
 	DefaultConfiguration map[string]any `json:"defaultConfiguration,omitempty"`
 }
 
@@ -69,6 +71,10 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	// PartialFingerprints identify the result across runs (code, object,
+	// file, message; not the line), so code scanning keeps one alert when
+	// an object moves.
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
 }
 
 type sarifLocation struct {
@@ -106,7 +112,7 @@ func (s *sarif) Flush() error {
 	rules := make([]sarifRule, 0, len(codes))
 	for i, code := range codes {
 		index[code] = i
-		r := sarifRule{ID: code, ShortDescription: sarifText{Text: code}}
+		r := sarifRule{ID: code, ShortDescription: sarifText{Text: code}, HelpURI: helpURI(code, s.version)}
 		if c, ok := analysis.LookupCode(code); ok {
 			r.Name = c.Title
 			r.ShortDescription = sarifText{Text: c.Title}
@@ -125,7 +131,8 @@ func (s *sarif) Flush() error {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
 		}
 		results = append(results, sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
-			Message: sarifText{Text: printable.String(f.Subject() + ": " + f.Message)}, Locations: []sarifLocation{loc}})
+			Message: sarifText{Text: printable.String(f.Subject() + ": " + f.Message)}, Locations: []sarifLocation{loc},
+			PartialFingerprints: map[string]string{"routeguardFinding/v1": fingerprint(f)}})
 	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
@@ -138,6 +145,24 @@ func (s *sarif) Flush() error {
 	}
 	return writeJSON(s.w, log)
 }
+
+// helpURI is where a code is explained: routeguard's catalog of codes in
+// docs/analysis.md at the release's tag (main for a development build),
+// Istio's page for its analyzers' IST codes.
+func helpURI(code, version string) string {
+	if strings.HasPrefix(code, "IST") {
+		return "https://istio.io/latest/docs/reference/config/analysis/" + strings.ToLower(code) + "/"
+	}
+	ref := "main"
+	if releaseRE.MatchString(version) && version != "v0.0.0" {
+		ref = version
+	}
+	return "https://github.com/routeguard/routeguard/blob/" + ref + "/docs/analysis.md#catalog-of-codes"
+}
+
+// releaseRE matches the versions routeguard tags (v1.2.0, v1.3.0-rc.1);
+// development builds (v0.0.0-dev) and snapshots link to main.
+var releaseRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-rc\.[0-9]+)?$`)
 
 // sarifURI is a repository path as a SARIF artifact URI: a control
 // character (an escape sequence in a file name) percent-encoded, as a URI

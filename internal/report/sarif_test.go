@@ -2,7 +2,12 @@ package report
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/internal/analysis"
 )
 
 func TestSARIF(t *testing.T) {
@@ -68,5 +73,62 @@ func TestSARIF(t *testing.T) {
 	loc := run.Results[0].Locations[0].PhysicalLocation
 	if loc.ArtifactLocation.URI != "apps/shop/route.yaml" || loc.Region.StartLine != 12 {
 		t.Errorf("location = %+v", loc)
+	}
+}
+
+// TestSARIFHelpAndFingerprints: each rule links to where its code is
+// explained (the catalog at the release's tag, Istio's page for IST codes),
+// and each result's fingerprint follows the finding, not its line.
+func TestSARIFHelpAndFingerprints(t *testing.T) {
+	type log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID, HelpURI string }
+				}
+			}
+			Results []struct {
+				RuleID              string
+				PartialFingerprints map[string]string
+			}
+		}
+	}
+	decode := func(version string, fs []analysis.Finding) log {
+		var l log
+		if err := json.Unmarshal([]byte(render(t, "sarif", Options{Version: version}, fs)), &l); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	help := func(l log) map[string]string {
+		out := map[string]string{}
+		for _, r := range l.Runs[0].Tool.Driver.Rules {
+			out[r.ID] = r.HelpURI
+		}
+		return out
+	}
+	got := help(decode("v1.4.0", sample))
+	want := map[string]string{
+		"RG1101":  "https://github.com/routeguard/routeguard/blob/v1.4.0/docs/analysis.md#catalog-of-codes",
+		"RG4002":  "https://github.com/routeguard/routeguard/blob/v1.4.0/docs/analysis.md#catalog-of-codes",
+		"IST0101": "https://istio.io/latest/docs/reference/config/analysis/ist0101/",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("helpUri %v, want %v", got, want)
+	}
+	for _, v := range []string{"v0.0.0-dev", "", "v1.4.0-SNAPSHOT-abc"} {
+		if u := help(decode(v, sample))["RG1101"]; !strings.Contains(u, "/blob/main/") {
+			t.Errorf("version %q: helpUri %s, want main", v, u)
+		}
+	}
+	moved := slices.Clone(sample)
+	moved[0].Source.Line += 40
+	other := slices.Clone(sample)
+	other[0].Object.Name = "web-2"
+	fp := func(fs []analysis.Finding) string {
+		return decode("", fs).Runs[0].Results[0].PartialFingerprints["routeguardFinding/v1"]
+	}
+	if a, b, c := fp(sample), fp(moved), fp(other); a == "" || a != b || a == c {
+		t.Errorf("fingerprints: %q, moved %q (want equal), other object %q (want different)", a, b, c)
 	}
 }
