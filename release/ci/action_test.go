@@ -2,6 +2,7 @@ package ci
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -37,8 +38,11 @@ type actionRun struct {
 }
 
 var (
-	exprRE = regexp.MustCompile(`^\$\{\{ (inputs|steps\.([a-z-]+)\.outputs)\.([a-z-]+) \}\}$`)
-	condRE = regexp.MustCompile(`^steps\.([a-z-]+)\.outputs\.([a-z-]+) != '([^']*)'$`)
+	exprRE    = regexp.MustCompile(`^\$\{\{ (inputs|steps\.([a-z-]+)\.outputs)\.([a-z-]+) \}\}$`)
+	outcomeRE = regexp.MustCompile(`^\$\{\{ steps\.([a-z-]+)\.outcome \}\}$`)
+	// condRE is one clause of a run step's condition; clauses are joined
+	// by &&.
+	condRE = regexp.MustCompile(`^steps\.([a-z-]+)\.(outputs\.([a-z-]+)|outcome) != '([^']*)'$`)
 )
 
 // runAction runs the action's run: steps as the runner does (bash
@@ -66,6 +70,9 @@ type actionOptions struct {
 	// prepare plants files in RUNNER_TEMP before the first step, as an
 	// earlier step of the job could.
 	prepare func(runnerTemp string)
+	// uploadOutcome is the outcome of the SARIF upload (a uses: step,
+	// not run here): "" is skipped, or success, failure.
+	uploadOutcome string
 }
 
 func runActionWith(t *testing.T, o actionOptions) *actionRun {
@@ -104,12 +111,31 @@ func runActionWith(t *testing.T, o actionOptions) *actionRun {
 		if err := n.Decode(&s); err != nil {
 			t.Fatal(err)
 		}
-		if s.If != "" && s.Uses == "" {
-			m := condRE.FindStringSubmatch(s.If)
-			if m == nil {
-				t.Fatalf("step %s: condition %q is not one this test evaluates", s.ID, s.If)
+		outcome := func(id string) string {
+			switch {
+			case id == "upload":
+				return cmp.Or(o.uploadOutcome, "skipped")
+			case !r.ran[id]:
+				return "skipped"
+			case r.failed == id:
+				return "failure"
 			}
-			if r.outputs[m[1]][m[2]] == m[3] {
+			return "success"
+		}
+		if s.If != "" && s.Uses == "" {
+			skip := false
+			for _, clause := range strings.Split(s.If, " && ") {
+				m := condRE.FindStringSubmatch(clause)
+				if m == nil {
+					t.Fatalf("step %s: condition %q is not one this test evaluates", s.ID, s.If)
+				}
+				got := r.outputs[m[1]][m[3]]
+				if m[2] == "outcome" {
+					got = outcome(m[1])
+				}
+				skip = skip || got == m[4]
+			}
+			if skip {
 				continue
 			}
 		}
@@ -127,6 +153,10 @@ func runActionWith(t *testing.T, o actionOptions) *actionRun {
 			env = append(env, k+"="+v) // exec keeps the last value of a key
 		}
 		for k, v := range s.Env {
+			if m := outcomeRE.FindStringSubmatch(v); m != nil {
+				env = append(env, k+"="+outcome(m[1]))
+				continue
+			}
 			m := exprRE.FindStringSubmatch(v)
 			if m == nil {
 				t.Fatalf("step %s: env %s = %q is not an expression this test evaluates", s.ID, k, v)
