@@ -546,6 +546,7 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 		}
 	}
 	set := manifest.NewSet()
+	var dups []string // objects two sources render
 	for i, src := range sources {
 		s, sr, err := b.renderSource(ctx, app, i, src, refs, multi)
 		if md := sr.MissingDependencies; md != nil {
@@ -592,7 +593,7 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 				if err := set.Add(o); err != nil {
 					var dup *manifest.DuplicateError
 					if errors.As(err, &dup) && len(sources) > 1 {
-						b.note(pipeline.LevelWarning, "Application %s: %s is rendered by two of its sources (%s and %s); Argo CD applies one of them", app.Key(), dup.Key, dup.First, dup.Second)
+						dups = append(dups, fmt.Sprintf("%s (%s and %s)", dup.Key, dup.First, dup.Second))
 						continue
 					}
 					res.Err = err
@@ -602,8 +603,30 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 		}
 		res.Sources = append(res.Sources, sr)
 	}
+	if len(dups) > 0 {
+		// One notice per Application, however many objects its sources
+		// share (two sources of one path render all of them twice).
+		b.note(pipeline.LevelWarning, "Application %s: %s rendered by two of its sources: %s; Argo CD applies one of each",
+			app.Key(), plural(len(dups), "object is", "objects are"), strings.Join(firstN(dups, 5), ", "))
+	}
 	res.Set = set
 	return res
+}
+
+// plural is "1 object is" or "N objects are".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// firstN keeps the first n items, saying how many more there are.
+func firstN(items []string, n int) []string {
+	if len(items) <= n {
+		return items
+	}
+	return append(slices.Clone(items[:n]), fmt.Sprintf("and %d more", len(items)-n))
 }
 
 // appMakers are the names an Application's objects are likely named

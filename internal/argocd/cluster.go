@@ -93,6 +93,8 @@ func (c *Cluster) merge() {
 		}
 	}
 	scoped := analysis.ClusterScoped(sets...)
+	shared := map[manifest.Key][]string{} // the other Applications rendering an object
+	var sharedOrder []manifest.Key
 	for _, a := range c.Apps {
 		if a.Set == nil {
 			continue
@@ -103,10 +105,11 @@ func (c *Cluster) merge() {
 				o = withNamespace(o, ns)
 			}
 			k := o.Key()
-			if owner, dup := c.Owner[k]; dup {
-				c.Notices = append(c.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
-					"%s is rendered by Applications %s and %s (Argo CD reports a shared resource and they overwrite each other); analyzing %s's",
-					k, owner, a.App.Key(), owner)})
+			if _, dup := c.Owner[k]; dup {
+				if shared[k] == nil {
+					sharedOrder = append(sharedOrder, k)
+				}
+				shared[k] = append(shared[k], a.App.Key())
 				continue
 			}
 			if err := c.Set.Add(o); err != nil {
@@ -114,6 +117,17 @@ func (c *Cluster) merge() {
 			}
 			c.Owner[k] = a.App.Key()
 		}
+	}
+	// One notice per object, however many Applications render it.
+	for _, k := range sharedOrder {
+		others := shared[k]
+		owner := c.Owner[k]
+		who := "Applications " + owner + " and " + others[0]
+		if len(others) > 1 {
+			who = fmt.Sprintf("%d Applications: %s, %s", len(others)+1, owner, strings.Join(firstN(others, 4), ", "))
+		}
+		c.Notices = append(c.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+			"%s is rendered by %s (Argo CD reports a shared resource and they overwrite each other); analyzing %s's", k, who, owner)})
 	}
 	c.createNamespaces()
 }

@@ -130,3 +130,43 @@ func TestAnalyzeClusterAsOne(t *testing.T) {
 		t.Errorf("team-eu on another cluster: want RG0001 for its route, got\n%s", show(byApp["argocd/team-eu"]))
 	}
 }
+
+// TestSharedObjectsOneNoticeEach: an object three Applications render is
+// one warning naming them all, and an Application whose two sources render
+// the same objects is one warning counting them, not one per object and
+// pair (455 Applications of the project parity table made the notices on
+// stderr overflow their cap).
+func TestSharedObjectsOneNoticeEach(t *testing.T) {
+	app := func(name, sources string) string {
+		return "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: " + name + ", namespace: argocd}\n" +
+			"spec:\n  project: default\n  destination: {server: https://kubernetes.default.svc, namespace: team}\n" + sources + "---\n"
+	}
+	one := "  source: {repoURL: " + repoURL + ", path: objects, targetRevision: main}\n"
+	two := "  sources:\n  - {repoURL: " + repoURL + ", path: objects, targetRevision: main}\n  - {repoURL: " + repoURL + ", path: objects, targetRevision: main}\n"
+	root := writeRepo(t, map[string]string{
+		"apps.yaml":      app("a", one) + app("b", one) + app("c", two),
+		"objects/s.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n",
+	})
+	res := build(t, root, Options{}, "apps.yaml")
+	var texts []string
+	for _, n := range res.Notices {
+		texts = append(texts, n.Text)
+	}
+	for _, c := range res.Clusters() {
+		for _, n := range c.Notices {
+			texts = append(texts, n.Text)
+		}
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{
+		"Application argocd/c: 2 objects are rendered by two of its sources: ",
+		"Service team/web is rendered by 3 Applications: argocd/a, argocd/b, argocd/c (Argo CD reports a shared resource",
+	} {
+		if strings.Count(all, want) != 1 {
+			t.Errorf("want one notice with %q:\n%s", want, all)
+		}
+	}
+	if n := strings.Count(all, "rendered by"); n != 3 {
+		t.Errorf("%d notices about shared objects, want 3 (c's sources, the Service, the ConfigMap):\n%s", n, all)
+	}
+}
