@@ -22,9 +22,13 @@ var (
 	RepoRoot string
 )
 
+// Tests is what Main runs: a *testing.M, or a wrapper that prepares more
+// around m.Run once Binary is known.
+type Tests interface{ Run() int }
+
 // Main builds routeguard (unless $ROUTEGUARD_BIN names it), runs the tests
 // and exits. Call it from TestMain.
-func Main(m *testing.M) {
+func Main(m Tests) {
 	_, file, _, _ := runtime.Caller(0)
 	RepoRoot = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 	code, err := run(m)
@@ -35,7 +39,7 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-func run(m *testing.M) (int, error) {
+func run(m Tests) (int, error) {
 	if b := os.Getenv("ROUTEGUARD_BIN"); b != "" {
 		Binary = b
 		return m.Run(), nil
