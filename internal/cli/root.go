@@ -45,6 +45,16 @@ input or render error. The README says what each command prints on each.`,
 		newRenderCommand(env),
 		newVersionCommand(env),
 	)
+	// cobra adds `completion` when the tree runs; made here, it can be a
+	// group like the others: without a shell, the usage on stderr, exit 2
+	// (cobra's own prints its help on stdout and exits 0).
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.NoArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error { return usageError(cmd) }
+		}
+	}
 	return root
 }
 

@@ -21,6 +21,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"flux"}, "routeguard flux [command]"},
 		{[]string{"health"}, "routeguard health [command]"},
 		{[]string{"notifications"}, "routeguard notifications [command]"},
+		{[]string{"completion"}, "routeguard completion [command]"},
+		{[]string{"completion", "tcsh"}, `unknown command "tcsh" for "routeguard completion"`},
 		{[]string{"bogus"}, `unknown command "bogus" for "routeguard"`},
 		{[]string{"cmp", "bogus"}, `unknown command "bogus" for "routeguard cmp"`},
 		{[]string{"analyze", "--bogus"}, "unknown flag: --bogus"},
