@@ -1,14 +1,15 @@
-// Package docs runs the commands that README.md and docs/*.md show, through
-// the built binary, and compares what they print with what the page shows,
-// so that a page cannot drift from the code without failing `make test`.
+// Package docs runs the commands that README.md, docs/*.md and the READMEs
+// of examples/ show, through the built binary, and compares what they print
+// with what the page shows, so that a page cannot drift from the code
+// without failing `make test`.
 //
 // The convention (docs/contributing.md, "Commands in the docs"):
 //
 //   - A fenced block whose lines start with "$ " is a transcript: each "$ "
 //     line is a command (a trailing "\" continues it), the lines under it,
-//     up to the next "$ " line, are what it prints (stdout and stderr as one
-//     stream, as a terminal shows them; "> FILE" in the command sends stdout
-//     to a file instead).
+//     up to the next "$ " line, are what it prints: its stdout, then its
+//     stderr (the report, then the notes and the summary; "> FILE" in the
+//     command sends stdout to a file instead).
 //   - A sh, shell, bash, console or unlabelled block whose lines (other than
 //     blank and "#" lines) all run routeguard is a command block: each line
 //     runs, and must exit 0; nothing is compared.
@@ -85,7 +86,7 @@ func Parse(file, text string) ([]Block, error) {
 			}
 			continue
 		}
-		if strings.Contains(line, "<!-- doctest") || strings.Contains(line, "<!--doctest") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "<!-- doctest") || strings.HasPrefix(t, "<!--doctest") {
 			return nil, fmt.Errorf("%s:%d: a doctest marker is one line: <!-- doctest: skip REASON|run COMMAND|exit N -->", file, i+1)
 		}
 		m := fence.FindStringSubmatch(line)

@@ -47,11 +47,21 @@ func (w withPlugin) Run() int {
 	return w.m.Run()
 }
 
-// pages are the Markdown files whose commands are run: README.md and
-// docs/*.md but docs/cli.md (generated and tested by internal/docgen).
+// pages are the Markdown files whose commands are run: README.md,
+// docs/*.md but docs/cli.md (generated and tested by internal/docgen), and
+// the READMEs of examples/.
 func pages(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(harness.RepoRoot, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(filepath.Join(harness.RepoRoot, "examples"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "README.md" {
+			files = append(files, p)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
