@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRandomShapes feeds 150 random status shapes per kind (status a string,
@@ -96,6 +97,8 @@ return {status = "Healthy", message = type(string) .. "," .. type(_G.os) .. "," 
 	if err != nil || v != (Verdict{Status: "Unknown", Message: "Lua returned an invalid health status"}) {
 		t.Fatalf("invalid status: got %+v, %v", v, err)
 	}
+	defer func(b time.Duration) { luaBudget = b }(luaBudget)
+	luaBudget = LuaBudget
 	if _, err := EvalLua(context.Background(), `while true do end`, map[string]any{}); err == nil {
 		t.Fatal("an endless script must be stopped by the one-second budget")
 	}
