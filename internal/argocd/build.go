@@ -567,7 +567,7 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 		var nf *render.NotFetchedError
 		switch {
 		case errors.As(err, &sk):
-			sr.Skipped = sk.reason
+			sr.Skipped, sr.ChartNotFetched = sk.reason, sk.chart
 			res.Unrendered = append(res.Unrendered, scope(sk.reason))
 		case errors.As(err, &nf):
 			// Not known to be broken: it needs what routeguard did not

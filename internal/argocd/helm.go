@@ -256,7 +256,7 @@ func (b *builder) renderHelm(ctx context.Context, app *Application, src Source, 
 func helmSkip(err error) error {
 	var missing *render.MissingDependenciesError
 	if errors.As(err, &missing) {
-		return skip("%s", missing.Error())
+		return chartSkip("%s", missing.Error())
 	}
 	return err
 }
@@ -267,14 +267,14 @@ func helmSkip(err error) error {
 func (b *builder) renderRemoteChart(ctx context.Context, app *Application, src Source, refs map[string]Source, multi bool) (*manifest.Set, error) {
 	what := fmt.Sprintf("chart %s %s from %s", src.Chart, cmp.Or(src.TargetRevision, "(latest)"), src.RepoURL)
 	if b.opts.Charts == nil {
-		return nil, skip("%s: chart repositories cannot be reached; pass --allow-network to fetch it (and --chart-cache DIR to keep it for offline runs)", what)
+		return nil, chartSkip("%s: chart repositories cannot be reached; pass --fetch-charts to fetch it (and --chart-cache DIR to keep it for offline runs)", what)
 	}
 	p, err := b.opts.Charts.Fetch(ctx, ChartRef{RepoURL: src.RepoURL, Name: src.Chart, Version: src.TargetRevision})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, skip("%s: %v", what, err)
+		return nil, chartSkip("%s: %v", what, err)
 	}
 	dir, cleanup, err := chartDir(p)
 	if err != nil {

@@ -24,7 +24,7 @@ func (a *AppResult) LeftOut() []pipeline.Notice {
 		}
 		if md := s.MissingDependencies; md != nil {
 			out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
-				"Application %s: partly rendered: chart %s is rendered without its dependencies %s (%s); Argo CD's repo-server would build them (helm dependency build); the chart's own templates are checked, what the dependencies deploy in namespace %q cannot be; pass --allow-network (and --chart-cache DIR), or vendor them under charts/",
+				"Application %s: partly rendered: chart %s is rendered without its dependencies %s (%s); Argo CD's repo-server would build them (helm dependency build); the chart's own templates are checked, what the dependencies deploy in namespace %q cannot be; pass --fetch-charts (and --chart-cache DIR), or vendor them under charts/",
 				a.App.Key(), md.Chart, dependencyNames(md), md.Error(), cmp.Or(ns, "*"))})
 		}
 		for _, r := range s.Remote {

@@ -44,15 +44,27 @@ type SourceResult struct {
 	// MissingDependencies are a chart's dependencies that could not be had,
 	// left out of a chart whose own templates rendered (partly rendered).
 	MissingDependencies *render.MissingDependenciesError
+	// ChartNotFetched: the source was skipped because its chart (or the
+	// chart's dependencies) is in a chart repository and was not fetched.
+	ChartNotFetched bool
 }
 
 // skipError is a source routeguard cannot render; its reason becomes a
-// notice and an unrendered scope, never an error.
-type skipError struct{ reason string }
+// notice and an unrendered scope, never an error. chart: because a chart
+// from a chart repository was not fetched.
+type skipError struct {
+	reason string
+	chart  bool
+}
 
 func (e *skipError) Error() string { return e.reason }
 
 func skip(format string, a ...any) error { return &skipError{reason: fmt.Sprintf(format, a...)} }
+
+// chartSkip is skip for a chart (or chart dependencies) not fetched.
+func chartSkip(format string, a ...any) error {
+	return &skipError{reason: fmt.Sprintf(format, a...), chart: true}
+}
 
 // renderSource renders source i of app. refs are the multi-source ref
 // sources by name ("$name").

@@ -24,7 +24,8 @@ const maxRoutingScan = 2000
 func (r *Result) Unbuilt() []pipeline.Unbuilt {
 	var out []pipeline.Unbuilt
 	for _, a := range r.Apps {
-		u := pipeline.Unbuilt{What: "Application " + a.App.Key(), Where: a.App.Source.String(), RoutingFiles: a.RoutingFiles}
+		u := pipeline.Unbuilt{What: "Application " + a.App.Key(), Where: a.App.Source.String(), RoutingFiles: a.RoutingFiles,
+			ChartNotFetched: a.Status() != "failed" && slices.ContainsFunc(a.Sources, func(s SourceResult) bool { return s.ChartNotFetched })}
 		switch a.Status() {
 		case "failed":
 			u.Why = "does not render"

@@ -191,5 +191,5 @@ func exists(p string) bool {
 
 // notCached wraps ErrNotCached with what to do.
 func (c *Cache) notCached(ref Ref, what string) error {
-	return fmt.Errorf("chart %s: %s %w %s; run once with the network allowed (--allow-network) to fill it", ref, what, ErrNotCached, c.Dir)
+	return fmt.Errorf("chart %s: %s %w %s; run once with --fetch-charts (or --allow-network) to fill it", ref, what, ErrNotCached, c.Dir)
 }

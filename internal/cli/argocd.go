@@ -34,9 +34,9 @@ clusters from --cluster, matrix, merge), follows the Applications that
 Applications render (app of apps), and renders each Application whose sources
 are in this repository with its source options: Helm, Kustomize, directory
 (jsonnet too) and routeguard's own plugin. Charts from chart repositories
-(chart sources, https/oci chart dependencies) are fetched with --allow-network
-into --chart-cache DIR, and rendered from it offline. Sources elsewhere are
-skipped with a notice. See docs/argocd.md.`
+(chart sources, https/oci chart dependencies) are fetched with --fetch-charts
+(or --allow-network) into --chart-cache DIR, and rendered from it offline.
+Sources elsewhere are skipped with a notice. See docs/argocd.md.`
 	return c
 }
 
@@ -47,6 +47,7 @@ type argocdFlags struct {
 	clusters        []string
 	appNamespace    string
 	allowNetwork    bool
+	fetchCharts     bool
 	chartCache      string
 	kubeVersion     string
 	apiVersions     []string
@@ -64,7 +65,8 @@ func (f *argocdFlags) register(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.clusters, "cluster", nil, "a cluster Argo CD knows, NAME=SERVER[,LABEL=VALUE...][,annotation:KEY=VALUE...] (repeatable); cluster generators and destination names use them, and without any cluster generators are skipped")
 	fs.StringVar(&f.appNamespace, "app-namespace", "", "namespace Argo CD runs in, and of Application manifests that name none (default: the one namespace the repository's Applications, ApplicationSets and AppProjects name, else argocd)")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases, and fetch charts (chart sources, chart dependencies) from https:// and oci:// repositories")
-	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts (shared with flux build); without --allow-network only charts it holds are rendered")
+	fs.BoolVar(&f.fetchCharts, "fetch-charts", false, "fetch charts (chart sources, chart dependencies) from the https:// and oci:// repositories the Applications name, and nothing else: remote Kustomize bases stay offline (what CI on pull requests uses)")
+	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts (shared with flux build); without --allow-network or --fetch-charts only charts it holds are rendered")
 	fs.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
 	fs.StringSliceVar(&f.apiVersions, "api-versions", nil, "API versions for Helm capabilities (default: $KUBE_API_VERSIONS)")
 	fs.StringVar(&f.revision, "revision", "", "the commit Argo CD would render (ARGOCD_APP_REVISION in ${...} substitution)")
@@ -123,16 +125,17 @@ func (f *argocdFlags) build(ctx context.Context, env *Env, paths []string) (*arg
 }
 
 // charts is the chart source: the --chart-cache directory (offline unless
-// --allow-network), a temporary cache with the network and no directory,
+// --allow-network or --fetch-charts), a temporary cache with the network and
+// no directory,
 // else none (chart sources and dependencies are skipped with a notice).
 func (f *argocdFlags) charts() (argocd.ChartSource, func(), error) {
 	if f.chartCache != "" {
 		if err := os.MkdirAll(f.chartCache, 0o755); err != nil {
 			return nil, nil, fmt.Errorf("--chart-cache %s: %w", f.chartCache, err)
 		}
-		return argocd.CacheSource(&charts.Cache{Dir: f.chartCache, Offline: !f.allowNetwork}), func() {}, nil
+		return argocd.CacheSource(&charts.Cache{Dir: f.chartCache, Offline: !f.allowNetwork && !f.fetchCharts}), func() {}, nil
 	}
-	if !f.allowNetwork {
+	if !f.allowNetwork && !f.fetchCharts {
 		return nil, func() {}, nil
 	}
 	c, cleanup, err := charts.Temporary()

@@ -39,6 +39,7 @@ type fluxBuildFlags struct {
 	repoRoot     string
 	strict       bool
 	allowNetwork bool
+	fetchCharts  bool
 	chartCache   string
 	sources      []string
 	vars         []string
@@ -62,7 +63,7 @@ holding Kustomizations/HelmReleases. Every Kustomization and HelmRelease the
 build produces is built in turn, from the object as the cluster would hold it:
 Kustomize build of spec.path and postBuild substitution with Flux's own code,
 HelmReleases with charts from this repository, from HelmRepositories and
-OCIRepositories (--allow-network, --chart-cache), their values and
+OCIRepositories (--fetch-charts, --chart-cache), their values and
 post-renderers. A Flux object that cannot be built is a finding; everything else
 is still built and analyzed. Prints the manifests (or, with --report, the
 analysis) on stdout and a summary on stderr.`,
@@ -96,7 +97,8 @@ func (f *fluxBuildFlags) registerTree(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.BoolVar(&f.strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching charts from HelmRepositories and OCIRepositories")
-	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts; without --allow-network only charts it holds are rendered")
+	fs.BoolVar(&f.fetchCharts, "fetch-charts", false, "fetch charts from the HelmRepositories, OCIRepositories and chart dependencies the tree declares, and nothing else: remote Kustomize bases stay offline (what CI on pull requests uses)")
+	fs.StringVar(&f.chartCache, "chart-cache", "", "directory that keeps fetched charts; without --allow-network or --fetch-charts only charts it holds are rendered")
 	fs.StringArrayVar(&f.sources, "source", nil, "map a Flux source to a local directory: KIND/NAMESPACE/NAME=PATH (GitRepository, OCIRepository, Bucket, ExternalArtifact; repeatable; PATH . is this checkout)")
 	fs.StringArrayVar(&f.vars, "var", nil, "value of a variable only the cluster holds (a substituteFrom Secret made by an ExternalSecret or SOPS): name=value (repeatable; wins over --vars-file)")
 	fs.StringArrayVar(&f.varsFiles, "vars-file", nil, "YAML file of name: value variables only the cluster holds, e.g. a ConfigMap's data (repeatable, later wins)")
@@ -254,7 +256,7 @@ func fluxOptions(env *Env, f *fluxBuildFlags, path string) (flux.Options, error)
 	if err != nil {
 		return o, fail("%v", err)
 	}
-	o = flux.Options{RepoRoot: root, Path: path, Strict: f.strict, AllowNetwork: f.allowNetwork, Vars: vars,
+	o = flux.Options{RepoRoot: root, Path: path, Strict: f.strict, AllowNetwork: f.allowNetwork, FetchCharts: f.fetchCharts, Vars: vars,
 		KubeVersion: cmp.Or(f.kubeVersion, env.Getenv("KUBE_VERSION")), Sources: map[flux.SourceKey]string{}}
 	for _, s := range f.sources {
 		k, p, err := flux.ParseSource(s)
@@ -267,7 +269,7 @@ func fluxOptions(env *Env, f *fluxBuildFlags, path string) (flux.Options, error)
 		if err := os.MkdirAll(f.chartCache, 0o755); err != nil {
 			return o, fail("--chart-cache %s: %v", f.chartCache, err)
 		}
-		o.Charts = &charts.Cache{Dir: f.chartCache, Offline: !f.allowNetwork}
+		o.Charts = &charts.Cache{Dir: f.chartCache, Offline: !f.allowNetwork && !f.fetchCharts}
 	}
 	return o, nil
 }

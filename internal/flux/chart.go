@@ -136,17 +136,17 @@ func (b *builder) ociRepositoryChart(ctx context.Context, key SourceKey) (*chart
 // network allowed, from its repository).
 func (b *builder) fetchChart(ctx context.Context, ref charts.Ref, what string, valuesFiles []string, ignoreMissing bool) (*chartSource, error) {
 	if b.charts == nil {
-		return nil, skip("chart needs the network", "its %s is in a chart repository; pass --allow-network to fetch it (and --chart-cache DIR to keep it for offline runs)", what)
+		return nil, skip(skipChartOffline, "its %s is in a chart repository; pass --fetch-charts to fetch it (and --chart-cache DIR to keep it for offline runs)", what)
 	}
 	ch, err := b.charts.Fetch(ctx, ref)
 	if errors.Is(err, charts.ErrNotCached) {
-		return nil, skip("chart not in the cache", "its %s: %v", what, err)
+		return nil, skip(skipChartNotCached, "its %s: %v", what, err)
 	}
 	if err != nil && strings.Contains(err.Error(), "not in the repository's index") {
 		return nil, fmt.Errorf("its %s: %w", what, err)
 	}
 	if err != nil {
-		return nil, skip("chart fetch failed", "its %s could not be fetched: %v", what, err)
+		return nil, skip(skipChartFetchFailed, "its %s could not be fetched: %v", what, err)
 	}
 	return &chartSource{archive: ch.Path, valuesFiles: valuesFiles, ignoreMissing: ignoreMissing, what: fmt.Sprintf("%s version %s", what, cmp.Or(ch.Version, ch.Digest))}, nil
 }

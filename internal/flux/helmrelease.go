@@ -81,10 +81,10 @@ func (b *builder) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Ob
 	})
 	var md *render.MissingDependenciesError
 	if errors.As(err, &md) {
-		return nil, skip("chart dependencies out of reach", "%s: its chart's dependencies are not vendored under charts/ and cannot be fetched here, and the chart renders nothing without them (%v); source-controller builds them; pass --allow-network (and --chart-cache DIR), or vendor them", cs.what, md)
+		return nil, skip(skipChartDependencies, "%s: its chart's dependencies are not vendored under charts/ and cannot be fetched here, and the chart renders nothing without them (%v); source-controller builds them; pass --fetch-charts (and --chart-cache DIR), or vendor them", cs.what, md)
 	}
 	if missing != nil {
-		n.Partial = append(n.Partial, fmt.Sprintf("%s: rendered without its chart dependencies %s, which are not vendored under charts/ and cannot be fetched here (source-controller builds them); what they install in namespace %q cannot be checked; pass --allow-network (and --chart-cache DIR), or vendor them", cs.what, dependencyNames(missing), namespace))
+		n.Partial = append(n.Partial, fmt.Sprintf("%s: rendered without its chart dependencies %s, which are not vendored under charts/ and cannot be fetched here (source-controller builds them); what they install in namespace %q cannot be checked; pass --fetch-charts (and --chart-cache DIR), or vendor them", cs.what, dependencyNames(missing), namespace))
 		for _, u := range UnbuiltScopes(n.Object, "is rendered without its chart dependencies "+dependencyNames(missing)) {
 			for _, d := range missing.Missing {
 				u.Makers = append(u.Makers, d.Name)

@@ -94,3 +94,27 @@ type Notice struct {
 	Level string // "note" or "warning"
 	Text  string
 }
+
+// The skip kinds of a HelmRelease whose chart (or the chart's
+// dependencies) is in a chart repository routeguard did not fetch: offline
+// without the chart in the cache, or the fetch failed.
+const (
+	skipChartOffline      = "chart needs the network"
+	skipChartNotCached    = "chart not in the cache"
+	skipChartFetchFailed  = "chart fetch failed"
+	skipChartDependencies = "chart dependencies out of reach"
+)
+
+// ChartNotFetched reports whether n was skipped because its chart, or the
+// chart's dependencies, could not be had from a chart repository
+// (--fetch-charts fetches them; --chart-cache keeps them).
+func (n *Node) ChartNotFetched() bool {
+	if n.Status != Skipped {
+		return false
+	}
+	switch n.SkipKind {
+	case skipChartOffline, skipChartNotCached, skipChartFetchFailed, skipChartDependencies:
+		return true
+	}
+	return false
+}

@@ -31,9 +31,13 @@ type Options struct {
 	Strict bool
 	// AllowNetwork permits remote Kustomize bases and fetching charts.
 	AllowNetwork bool
+	// FetchCharts permits fetching charts only: from the HelmRepositories,
+	// OCIRepositories and chart dependencies the tree declares, into
+	// Charts; remote Kustomize bases stay offline (--fetch-charts).
+	FetchCharts bool
 	// Charts holds charts of HelmRepositories, OCIRepositories and
-	// HelmCharts. nil: with AllowNetwork a temporary cache, else such
-	// releases are not rendered.
+	// HelmCharts. nil: with AllowNetwork or FetchCharts a temporary cache,
+	// else such releases are not rendered.
 	Charts *charts.Cache
 	// KubeVersion is the Kubernetes version for Helm capabilities.
 	KubeVersion string

@@ -161,6 +161,11 @@ func (b *builder) result() *Result {
 				// the source is made outside Git.
 				f.Severity = analysis.SeverityWarning
 				f.Message += "; unless it is created outside Git, helm-controller never gets the chart and the release is not installed; fix spec.chart's sourceRef (or chartRef), or add the source"
+			} else if n.ChartNotFetched() && len(n.RoutingFiles) > 0 {
+				// Its chart was not fetched and it holds routing (routing
+				// values, templates): routing that is not checked.
+				f.Severity = analysis.SeverityWarning
+				f.Message += fmt.Sprintf("; it holds routing (%s) that is not checked", strings.Join(firstOf(n.RoutingFiles, 5), ", "))
 			}
 			r.Findings = append(r.Findings, f)
 		case Failed:

@@ -104,7 +104,7 @@ func newBuilder(opts Options) (*builder, error) {
 		}
 		b.mapped[k] = dir
 	}
-	if b.charts == nil && opts.AllowNetwork {
+	if b.charts == nil && (opts.AllowNetwork || opts.FetchCharts) {
 		c, cleanup, err := charts.Temporary()
 		if err != nil {
 			return nil, err

@@ -27,6 +27,10 @@ type Unbuilt struct {
 	// shows it (files with routing objects, routing values): none of that
 	// was checked (for a partly built part: what it was built without).
 	RoutingFiles []string `json:"routingFiles,omitempty"`
+	// ChartNotFetched: it was not built because its chart (or the chart's
+	// dependencies) is in a chart repository and was not fetched (no
+	// --fetch-charts, not in --chart-cache, or the fetch failed).
+	ChartNotFetched bool `json:"chartNotFetched,omitempty"`
 }
 
 // FluxUnbuilt lists the nodes of a Flux tree that were not built, failed,
@@ -34,7 +38,7 @@ type Unbuilt struct {
 func FluxUnbuilt(res *flux.Result) []Unbuilt {
 	var out []Unbuilt
 	for _, n := range res.Nodes {
-		u := Unbuilt{What: n.String(), Where: n.Object.Source.String(), RoutingFiles: n.RoutingFiles}
+		u := Unbuilt{What: n.String(), Where: n.Object.Source.String(), RoutingFiles: n.RoutingFiles, ChartNotFetched: n.ChartNotFetched()}
 		switch {
 		case n.Status == flux.Skipped:
 			u.Why = "not built here (" + n.SkipKind + ")"
@@ -91,4 +95,45 @@ func WriteUnbuilt(w io.Writer, us []Unbuilt, limit int) {
 	if holding > shown {
 		fmt.Fprintf(w, "routeguard: ... and %d more parts not built that hold routing (the JSON reports of the diff commands list them all)\n", holding-shown)
 	}
+	if s := ChartsNotFetched(us); s.Parts > 0 {
+		fmt.Fprintf(w, "routeguard: %s\n", s)
+	}
+}
+
+// ChartsNotFetchedSummary counts the parts not built because their charts
+// were not fetched, and the routing they hold.
+type ChartsNotFetchedSummary struct {
+	Parts   int // parts not built for want of a chart
+	Holding int // of them, the ones that hold routing
+	Routing int // the routing files and values they hold, none of it checked
+}
+
+// ChartsNotFetched counts the parts of us not built because their charts
+// were not fetched.
+func ChartsNotFetched(us []Unbuilt) ChartsNotFetchedSummary {
+	var s ChartsNotFetchedSummary
+	for _, u := range us {
+		if !u.ChartNotFetched {
+			continue
+		}
+		s.Parts++
+		if len(u.RoutingFiles) > 0 {
+			s.Holding++
+			s.Routing += len(u.RoutingFiles)
+		}
+	}
+	return s
+}
+
+// String says it in one line: "3 HelmReleases or Helm sources not
+// rendered because their charts were not fetched: 2 of them hold routing,
+// 4 routing files or values not checked; pass --fetch-charts ...".
+func (s ChartsNotFetchedSummary) String() string {
+	text := fmt.Sprintf("%d HelmReleases or Helm sources not rendered because their charts were not fetched", s.Parts)
+	if s.Holding > 0 {
+		text += fmt.Sprintf(": %d of them hold routing, %d routing files or values not checked", s.Holding, s.Routing)
+	} else {
+		text += " (none holds routing values or templates this repository shows)"
+	}
+	return text + "; pass --fetch-charts (and --chart-cache DIR to keep them), or see why the fetch failed above"
 }

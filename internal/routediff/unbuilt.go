@@ -122,6 +122,15 @@ func (r *Result) unchecked() string {
 			s = strings.TrimSuffix(s, ")") + fmt.Sprintf(", and %d more)", len(u)-1)
 		}
 	}
+	var head []pipeline.Unbuilt
+	for _, n := range r.NotBuilt {
+		if n.Revision == "head" {
+			head = append(head, n.Unbuilt)
+		}
+	}
+	if c := pipeline.ChartsNotFetched(head); c.Parts > 0 {
+		s += fmt.Sprintf("; %d at head because their charts were not fetched (%d routing files or values not checked)", c.Parts, c.Routing)
+	}
 	return s
 }
 

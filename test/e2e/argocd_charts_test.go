@@ -79,7 +79,7 @@ func TestArgoCDChartCache(t *testing.T) {
 	if cold.code != 0 || !strings.Contains(cold.stdout, "RG0001") {
 		t.Fatalf("cold offline: exit %d, want 0 with RG0001\nstdout:\n%s\nstderr:\n%s", cold.code, cold.stdout, cold.stderr)
 	}
-	if !strings.Contains(cold.stderr, "Application argocd/web: skipped: chart web ^1.0.0 from "+repo.URL) || !strings.Contains(cold.stderr, "--allow-network") {
+	if !strings.Contains(cold.stderr, "Application argocd/web: skipped: chart web ^1.0.0 from "+repo.URL) || !strings.Contains(cold.stderr, "--fetch-charts") {
 		t.Errorf("cold offline: no notice naming the Application, its chart and what to do:\n%s", cold.stderr)
 	}
 	if repo.Hits() != 0 {
