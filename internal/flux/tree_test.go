@@ -393,7 +393,7 @@ func TestBuildTreeRemoteBase(t *testing.T) {
 	// file:line and what kind of remote it is, and an unrendered scope.
 	n := nodeOf(t, res, "Kustomization flux-system/nullpb")
 	if n.Status != Built || len(n.Partial) != 1 || !strings.Contains(n.Partial[0], `apps/web/nullpb/app/kustomization.yaml:1: resources "`+srv.URL+`/remote.yaml" is a remote resource (an HTTP(S) file)`) ||
-		!strings.Contains(n.Partial[0], "--fetch-charts") || len(n.Unrendered) == 0 {
+		!strings.Contains(n.Partial[0], "--allow-network") || len(n.Unrendered) == 0 {
 		t.Errorf("remote base offline: %s %s partial %v unrendered %v", n.Status, n.Reason, n.Partial, n.Unrendered)
 	}
 	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "nullpb"); !ok {
