@@ -182,6 +182,7 @@ func TestActionSteps(t *testing.T) {
 // nodeMajors are the first major versions of the actions used here that
 // run on Node 24; older majors run on Node 20, which GitHub retired.
 var nodeMajors = map[string]int{
+	"actions/cache":                     5,
 	"actions/checkout":                  5,
 	"actions/setup-go":                  6,
 	"github/codeql-action/upload-sarif": 4,
