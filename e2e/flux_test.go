@@ -189,6 +189,13 @@ func TestFluxReconcilesWhatRouteguardBuilds(t *testing.T) {
 		t.Errorf("status-page Ready reason = %q, want HealthCheckFailed (the route's failed expression): %v", reason, ready)
 	}
 	gw.Accept("shop-prod", "status-page")
+	// Only once the stand-in has written the accepted status: a reconcile
+	// that reads the old one fails the health check early and waits out the
+	// Kustomization's interval.
+	eventually(t, "the stand-in accepted the route again", func() (bool, string) {
+		v := celVerdict(t, b, route())
+		return v == "Current", "routeguard health check: " + v
+	})
 	requestReconcile(t, kube, testbed.KustomizationGVK, "status-page")
 	waitKustomization(t, kube, "status-page", rev, "True")
 }
