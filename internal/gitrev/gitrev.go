@@ -316,6 +316,19 @@ func RemoteURLs(dir string) []string {
 	if err != nil {
 		return nil
 	}
+	// Only dir's own repository: a directory inside another repository's
+	// work tree (a fixture, a vendored tree) does not have its remotes.
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	root, err := filepath.EvalSymlinks(r.Root)
+	if err != nil || root != abs {
+		return nil
+	}
 	remotes, err := r.repo.Remotes()
 	if err != nil {
 		return nil
