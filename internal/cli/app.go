@@ -1,7 +1,7 @@
-// Package cli turns command lines into calls on routeguard's packages: a
+// Package cli turns command lines into calls on internal/action: a
 // spf13/cobra command tree (root.go) with one file per command. A command
-// file is only about its own contract (flags, environment, output); the
-// work happens in internal/pipeline and the packages it calls.
+// file binds its flags to the fields of its action's options, prints the
+// action's result and turns it into an exit code; nothing else.
 package cli
 
 import (
@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/printable"
 
 	"github.com/spf13/cobra"
@@ -59,6 +60,11 @@ func OSEnv() *Env {
 		Executable: os.Executable,
 		IsTerminal: isTerminal(os.Stdout),
 	}
+}
+
+// action is what an action may read of the environment.
+func (e *Env) action() action.Env {
+	return action.Env{Getenv: e.Getenv, Environ: e.Environ, Getwd: e.Getwd, Executable: e.Executable, Stdin: e.Stdin, Stderr: e.Stderr}
 }
 
 func isTerminal(f *os.File) bool {

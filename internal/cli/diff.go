@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -10,9 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/codeowners"
-	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/routemap"
@@ -44,43 +42,32 @@ part holding routing was not built at head) (with --fail-on-new:
 with --fail-on-shared-change: 1 also when shared routing changed),
 2 error.`
 
-// diffFlags are the flags of every diff command: the revisions and the
-// report.
-type diffFlags struct {
-	base, head, output, svg string
-	failOnNew               analysis.FailOn
-	failOnShared            bool
-	codeowners              string
+// diffReport is how every diff command prints the comparison and decides
+// its exit code.
+type diffReport struct {
+	output, svg  string
+	failOnNew    analysis.FailOn
+	failOnShared bool
 }
 
-func (d *diffFlags) register(cmd *cobra.Command) {
+// register binds the revision and report flags of every diff command.
+func (d *diffReport) register(cmd *cobra.Command, revs *action.DiffOptions) {
 	fs := cmd.Flags()
-	fs.StringVar(&d.base, "base", "", "base revision (default: the merge base of HEAD and the default branch, else HEAD)")
-	fs.StringVar(&d.head, "head", "", "head revision (default: the work tree, uncommitted changes included)")
+	fs.StringVar(&revs.Base, "base", "", "base revision (default: the merge base of HEAD and the default branch, else HEAD)")
+	fs.StringVar(&revs.Head, "head", "", "head revision (default: the work tree, uncommitted changes included)")
 	fs.StringVarP(&d.output, "output", "o", "text", "report format: "+strings.Join(diffFormats, ", "))
 	fs.StringVar(&d.svg, "svg", "", "also write the route map of the change as SVG to this file")
 	fs.BoolVar(&d.failOnShared, "fail-on-shared-change", false, "exit 1 when the change touches shared routing (a route onto another owner's Gateway, or a change to a Gateway others' routes use), whatever --fail-on-new says, so CI can require that review")
-	fs.StringVar(&d.codeowners, "codeowners", "", "syntax of the CODEOWNERS file: github or gitlab (default: the host its location and [sections] say)")
+	fs.StringVar(&revs.CodeOwners, "codeowners", "", "syntax of the CODEOWNERS file: github or gitlab (default: the host its location and [sections] say)")
 	fs.Var(&failOnFlag{&d.failOnNew}, "fail-on-new", "exit 1 only when a finding introduced by the change reaches this severity ("+strings.Join(analysis.FailOnNames, ", ")+"); routing changes alone then exit 0")
 }
 
-// run compares the revisions with opts (Analyze or Build set by the
-// caller) and writes the report.
-func (d *diffFlags) run(cmd *cobra.Command, env *Env, args []string, opts routediff.Options) error {
+// run checks the output format, compares with diff and writes the report.
+func (d *diffReport) run(env *Env, diff func() (*routediff.Result, error)) error {
 	if !slices.Contains(diffFormats, d.output) {
 		return fail("--output must be %s, got %q", strings.Join(diffFormats, ", "), d.output)
 	}
-	if slices.Contains(args, "-") {
-		return fail("diff reads revisions from git, not stdin; name app paths")
-	}
-	opts.Dir, opts.Base, opts.Head, opts.Paths = workDir(env), d.base, d.head, args
-	switch d.codeowners {
-	case "", string(codeowners.GitHub), string(codeowners.GitLab):
-		opts.CodeOwners = codeowners.Syntax(d.codeowners)
-	default:
-		return fail("--codeowners must be github or gitlab, got %q", d.codeowners)
-	}
-	res, err := routediff.Run(cmd.Context(), opts)
+	res, err := diff()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -110,26 +97,35 @@ func (d *diffFlags) run(cmd *cobra.Command, env *Env, args []string, opts routed
 	if err := writeStdout(env, buf.Bytes()); err != nil {
 		return err
 	}
-	if d.failOnShared && res.SharedChanged() {
-		return exitWith(ExitFindings)
-	}
-	return exitWith(diffExit(res, d.failOnNew))
+	return exitWith(d.exitCode(res))
 }
 
-// workDir is the working directory ("." when it cannot be told).
-func workDir(env *Env) string {
-	if env.Getwd != nil {
-		if dir, err := env.Getwd(); err == nil {
-			return dir
-		}
+// exitCode is a diff's exit code: shared routing changed (with
+// --fail-on-shared-change), routing changed, or with --fail-on-new an
+// introduced finding at or above that severity.
+func (d *diffReport) exitCode(res *routediff.Result) int {
+	if d.failOnShared && res.SharedChanged() {
+		return ExitFindings
 	}
-	return "."
+	if d.failOnNew != analysis.FailOnUnset {
+		var worst analysis.Severity
+		for _, f := range res.Intro {
+			worst = max(worst, f.Severity)
+		}
+		if d.failOnNew.Fails(worst) {
+			return ExitFindings
+		}
+		return ExitOK
+	}
+	if res.RoutingChanged() || !res.RoutingComparedFully() {
+		return ExitFindings
+	}
+	return ExitOK
 }
 
 func newDiffCommand(env *Env) *cobra.Command {
-	var rf renderFlags
-	var af analysisFlags
-	var d diffFlags
+	a := &action.Diff{}
+	var d diffReport
 	cmd := &cobra.Command{
 		Use:   "diff [PATH...]",
 		Short: "Compare the traffic routing of two revisions of a repository (pull request review)",
@@ -150,58 +146,70 @@ diff' and 'routeguard argocd diff'.
 ` + diffLong,
 		Example: "  routeguard diff --base origin/main apps/shop\n  routeguard diff --base main --head feature -o markdown --fail-on-new error .",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return d.run(cmd, env, args, routediff.Options{DefaultNamespace: rf.namespace, ConfigFile: af.config,
-				Analyze: func(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
-					return diffAnalyze(ctx, env, &rf, &af, path, root, analyze, trace)
-				}})
+			return d.run(env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
-	rf.register(cmd.Flags())
-	af.register(cmd)
+	registerRender(cmd.Flags(), &a.Render)
+	registerAnalysis(cmd, &a.Analysis)
 	// The repository root is git's top level; the analysis threshold is
 	// --fail-on-new's business here.
 	_ = cmd.Flags().MarkHidden("repo-root")
 	_ = cmd.Flags().MarkHidden("fail-on")
-	d.register(cmd)
+	d.register(cmd, &a.DiffOptions)
 	return cmd
 }
 
-// diffExit is diff's exit code: routing changed, or with --fail-on-new an
-// introduced finding at or above that severity.
-func diffExit(res *routediff.Result, failOnNew analysis.FailOn) int {
-	if failOnNew != analysis.FailOnUnset {
-		var worst analysis.Severity
-		for _, f := range res.Intro {
-			worst = max(worst, f.Severity)
-		}
-		if failOnNew.Fails(worst) {
-			return ExitFindings
-		}
-		return ExitOK
+func newFluxDiffCommand(env *Env) *cobra.Command {
+	a := &action.FluxDiff{}
+	var d diffReport
+	cmd := &cobra.Command{
+		Use:   "diff [PATH]",
+		Short: "Compare the traffic routing of the Flux tree at two revisions (pull request review)",
+		Long: `Builds the whole tree under PATH (default .; a cluster directory, as
+'routeguard flux build --all' builds it: every Kustomization and HelmRelease,
+postBuild substitution with Flux's code) at two revisions, analyzes each, and
+compares them as 'routeguard diff' compares apps: route entries, attachments,
+listeners, TLS hosts, ReferenceGrants, findings introduced and fixed, other
+objects by kind. Both revisions are built in full (a substitution variable
+set anywhere in the tree can change any Kustomization below it).
+
+` + diffLong,
+		Example: "  routeguard flux diff --base origin/main clusters/production",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return d.run(env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+		},
 	}
-	if res.RoutingChanged() || !res.RoutingComparedFully() {
-		return ExitFindings
-	}
-	return ExitOK
+	registerFluxTree(cmd, &a.Tree)
+	registerAnalysis(cmd, &a.Analysis)
+	_ = cmd.Flags().MarkHidden("fail-on")
+	d.register(cmd, &a.DiffOptions)
+	return cmd
 }
 
-// diffAnalyze takes one app of one revision through the pipeline as
-// analyze does, confined to that revision's root.
-func diffAnalyze(ctx context.Context, env *Env, rf *renderFlags, af *analysisFlags, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
-	opts, err := rf.options(env, path)
-	if err != nil {
-		return nil, err
+func newArgoCDDiffCommand(env *Env) *cobra.Command {
+	a := &action.ArgoCDDiff{}
+	var d diffReport
+	cmd := &cobra.Command{
+		Use:   "diff [PATH...]",
+		Short: "Compare the traffic routing of every Application at two revisions (pull request review)",
+		Long: `Builds every Application and ApplicationSet under PATH (default .) at two
+revisions as 'routeguard argocd analyze' does, analyzes each cluster, and
+compares them as 'routeguard diff' compares apps: route entries,
+attachments, listeners, TLS hosts, ReferenceGrants, findings introduced and
+fixed, other objects by kind. The objects of all destination clusters go
+into one route map. Both revisions are built in full.
+
+` + diffLong,
+		Example: "  routeguard argocd diff --base origin/main argocd/",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return d.run(env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+		},
 	}
-	opts.RepoRoot, opts.Trace = root, trace
-	host, err := pluginHost(env, af.plugins)
-	if err != nil {
-		return nil, err
-	}
-	cluster, err := clusterOf(env, rf.kubeVersion, af.cluster)
-	if err != nil {
-		return nil, err
-	}
-	cluster.SubstitutedOnApply = true
-	return pipeline.Run(ctx, pipeline.Request{Render: &opts, Cluster: cluster, ConfigFile: af.config,
-		Analyze: analyze, DefaultNamespace: opts.Helm.Namespace, Plugins: host})
+	registerArgoCD(cmd, &a.ArgoCD)
+	registerAnalysis(cmd, &a.Analysis)
+	_ = cmd.Flags().MarkHidden("repo-root")
+	_ = cmd.Flags().MarkHidden("fail-on")
+	d.register(cmd, &a.DiffOptions)
+	return cmd
 }

@@ -1,23 +1,15 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/routeguard/routeguard/internal/pipeline"
-	"github.com/routeguard/routeguard/internal/render"
-	"github.com/routeguard/routeguard/internal/routemap"
+	"github.com/routeguard/routeguard/internal/action"
 )
 
-var mapFormats = []string{"text", "mermaid", "svg", "json"}
-
 func newMapCommand(env *Env) *cobra.Command {
-	var rf renderFlags
-	var output string
+	a := &action.Map{}
 	cmd := &cobra.Command{
 		Use:   "map [PATH]",
 		Short: "Print the route map of an app: listeners and gateways -> routes -> backends with weights",
@@ -31,49 +23,14 @@ drawing) or json.`,
 		Example: "  routeguard map apps/shop\n  routeguard map -o svg apps/shop > shop.svg",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := "."
-			if len(args) == 1 {
-				path = args[0]
-			}
-			if !slices.Contains(mapFormats, output) {
-				return fail("--output must be %s, got %q", strings.Join(mapFormats, ", "), output)
-			}
-			opts, err := rf.options(env, path)
+			res, err := a.Run(cmd.Context(), env.action(), pathArg(args))
 			if err != nil {
 				return fail("%v", err)
 			}
-			out, err := pipeline.Run(cmd.Context(), pipeline.Request{Render: &opts})
-			if err != nil {
-				return fail("%v", err)
-			}
-			m := routemap.Build(out.Set, opts.Helm.Namespace)
-			var buf bytes.Buffer
-			switch output {
-			case "json":
-				enc := json.NewEncoder(&buf)
-				enc.SetIndent("", "  ")
-				err = enc.Encode(m)
-			case "mermaid":
-				_, err = buf.WriteString(routemap.Mermaid(routemap.NewGraph(m, m)))
-			case "svg":
-				err = routemap.SVG(&buf, routemap.NewGraph(m, m), "routeguard map: "+mapTitle(out, path))
-			default:
-				err = routemap.WriteText(&buf, m)
-			}
-			if err != nil {
-				return fail("writing the map: %v", err)
-			}
-			return writeStdout(env, buf.Bytes())
+			return writeStdout(env, res.Output)
 		},
 	}
-	rf.register(cmd.Flags())
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(mapFormats, ", "))
+	registerRender(cmd.Flags(), &a.Render)
+	cmd.Flags().StringVarP(&a.Output, "output", "o", "text", "output format: "+strings.Join(action.MapFormats, ", "))
 	return cmd
-}
-
-func mapTitle(out *pipeline.Outcome, path string) string {
-	if out.Path != "" && out.Tool != render.Tool("") {
-		return out.Path
-	}
-	return path
 }

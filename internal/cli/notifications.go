@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/routeguard/routeguard/notifications"
+	"github.com/routeguard/routeguard/internal/action"
 )
 
 func newNotificationsCommand(env *Env) *cobra.Command {
@@ -11,14 +11,8 @@ func newNotificationsCommand(env *Env) *cobra.Command {
 		newNotificationsBundleCommand(env))
 }
 
-// formatAliases accepts the shorter names `routeguard health bundle` uses.
-var formatAliases = map[string]notifications.Format{
-	"kustomize": notifications.FormatKustomizePatch,
-	"helm":      notifications.FormatHelmValues,
-}
-
 func newNotificationsBundleCommand(env *Env) *cobra.Command {
-	var target, format string
+	a := &action.NotificationsBundle{}
 	cmd := &cobra.Command{
 		Use:   "bundle --for argocd|flux [--format kustomize-patch|helm-values]",
 		Short: "Print routeguard's notification settings for Argo CD or Flux",
@@ -34,21 +28,14 @@ func newNotificationsBundleCommand(env *Env) *cobra.Command {
   Kustomizations and HelmReleases labelled routeguard.io/routing: "true".`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if target == "" {
-				return fail("notifications bundle: --for is required: argocd or flux")
-			}
-			f := notifications.Format(format)
-			if alias, ok := formatAliases[format]; ok {
-				f = alias
-			}
-			out, err := notifications.Bundle(notifications.Target(target), f)
+			out, err := a.Run()
 			if err != nil {
-				return fail("notifications bundle: %v", err)
+				return fail("%v", err)
 			}
 			return writeStdout(env, out)
 		},
 	}
-	cmd.Flags().StringVar(&target, "for", "", "reconciler to bundle for: argocd or flux")
-	cmd.Flags().StringVar(&format, "format", "", "argocd: kustomize-patch (argocd-notifications-cm patch, default) or helm-values (argo-cd chart values); flux: manifests (default)")
+	cmd.Flags().StringVar(&a.Target, "for", "", "reconciler to bundle for: argocd or flux")
+	cmd.Flags().StringVar(&a.Format, "format", "", "argocd: kustomize-patch (argocd-notifications-cm patch, default) or helm-values (argo-cd chart values); flux: manifests (default)")
 	return cmd
 }

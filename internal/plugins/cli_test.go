@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/cli"
 	"github.com/routeguard/routeguard/internal/plugins"
 )
@@ -45,7 +46,7 @@ func analyze(t *testing.T, sum string) (map[string]any, string, int) {
 	var out, errb bytes.Buffer
 	env := &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string {
-			return map[string]string{"PATH": "/usr/bin:/bin", "GITHUB_TOKEN": "x", cli.PluginsEnv: catalog}[k]
+			return map[string]string{"PATH": "/usr/bin:/bin", "GITHUB_TOKEN": "x", action.PluginsEnv: catalog}[k]
 		},
 		Environ: func() []string { return nil },
 		Getwd:   func() (string, error) { return repo, nil },

@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"context"
@@ -24,13 +24,13 @@ const clusterViewBudget = 20 * time.Second
 // the repository's.
 const envProjectFile = "ROUTEGUARD_PROJECT_FILE"
 
-// argocdClusterView adds to req the cluster view of the Application being
+// clusterView adds to req the cluster view of the Application being
 // generated when the repository's .routeguard.yaml declares
 // argocdClusterView: the objects of the other Applications of its
 // destination cluster resolve its references (never reported on), and
 // what they could not render is "cannot check". It returns notices; it
 // never fails the generate (no view: the app is analyzed alone).
-func argocdClusterView(ctx context.Context, env *Env, req *pipeline.Request, b *argocmp.Build) []pipeline.Notice {
+func clusterView(ctx context.Context, env Env, req *pipeline.Request, b *argocmp.Build) []pipeline.Notice {
 	cfg, err := pipeline.LoadConfig(req.ConfigFile, req.Render.Path, req.Render.RepoRoot)
 	if err != nil || cfg == nil || cfg.ArgoCDClusterView == nil {
 		return nil // a bad configuration is reported by the pipeline itself

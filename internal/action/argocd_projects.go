@@ -1,35 +1,20 @@
-package cli
+package action
 
 import (
 	"fmt"
 	"os"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/pipeline"
-
 	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
 )
 
-// projectFlags are the AppProject flags of the argocd commands.
-type projectFlags struct {
-	files []string
-	now   string
-}
-
-func (f *projectFlags) register(cmd *cobra.Command) {
-	fs := cmd.Flags()
-	fs.StringArrayVar(&f.files, "project-file", nil, "a file of AppProject manifests, as Argo CD has them (repeatable); they replace the repository's of the same name")
-	fs.StringVar(&f.now, "now", "", "the time the projects' sync windows are evaluated at, RFC 3339 (default: now)")
-}
-
-// load reads the --project-file projects.
-func (f *projectFlags) load(maxBytes int64) ([]*project.Project, error) {
+// projects reads the ProjectFiles' AppProjects.
+func (o ArgoCDOptions) projects(maxBytes int64) ([]*project.Project, error) {
 	var out []*project.Project
-	for _, file := range f.files {
+	for _, file := range o.ProjectFiles {
 		ps, err := readProjectFile(file, maxBytes)
 		if err != nil {
 			return nil, fmt.Errorf("--project-file %s: %w", file, err)
@@ -74,14 +59,14 @@ func readProjectFile(file string, maxBytes int64) ([]*project.Project, error) {
 	return out, nil
 }
 
-// time returns --now, else the current time.
-func (f *projectFlags) time() (time.Time, error) {
-	if f.now == "" {
+// now returns Now, else the current time.
+func (o ArgoCDOptions) now() (time.Time, error) {
+	if o.Now == "" {
 		return time.Now(), nil
 	}
-	t, err := time.Parse(time.RFC3339, f.now)
+	t, err := time.Parse(time.RFC3339, o.Now)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, e.g. 2026-01-02T15:04:05Z", f.now)
+		return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, e.g. 2026-01-02T15:04:05Z", o.Now)
 	}
 	return t, nil
 }

@@ -1,0 +1,100 @@
+package action
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
+)
+
+// Analyze renders apps (or reads a stream on standard input, path "-") and
+// analyzes each (routeguard analyze).
+type Analyze struct {
+	Render   RenderOptions
+	Analysis AnalysisOptions
+	// Output is the report format (report.Formats()); Color colours text.
+	Output string
+	Color  bool
+}
+
+// AnalyzeResult is the analysis of every path.
+type AnalyzeResult struct {
+	Verdict
+	// Notices of every path, in order (also when Run fails on a later path).
+	Notices []pipeline.Notice
+	// Report holds every path's findings in the output format.
+	Report []byte
+}
+
+// Run analyzes paths (none: ".").
+func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeResult, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	if len(paths) > 1 && slices.Contains(paths, "-") {
+		return nil, errors.New("'-' (stdin) cannot be combined with other paths")
+	}
+	w, err := newReport(a.Output, a.Color)
+	if err != nil {
+		return nil, fmt.Errorf("--output: %w", err)
+	}
+	res := &AnalyzeResult{}
+	for _, p := range paths {
+		out, err := a.path(ctx, env, p)
+		if err != nil {
+			return res, err
+		}
+		res.Notices = append(res.Notices, out.Notices...)
+		res.add(out)
+	}
+	if res.Report, err = w.all(res.Findings); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// path renders (or reads from stdin) one input and takes it through the
+// pipeline.
+func (a *Analyze) path(ctx context.Context, env Env, path string) (*pipeline.Outcome, error) {
+	opts, err := a.Render.options(env, path)
+	if err != nil {
+		return nil, err
+	}
+	host, cluster, err := a.Analysis.setup(env, a.Render.KubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	// A source directory may hold ${VAR} references that Flux substitutes
+	// when it applies the objects (docs/validation.md).
+	cluster.SubstitutedOnApply = true
+	req := pipeline.Request{
+		Cluster:          cluster,
+		ConfigFile:       a.Analysis.ConfigFile,
+		Overrides:        pipeline.Overrides{FailOn: a.Analysis.FailOn},
+		Analyze:          true,
+		DefaultNamespace: opts.Helm.Namespace,
+		Plugins:          host,
+	}
+	if path == "-" {
+		if req.Objects, _, err = readObjects(env.Stdin, "<stdin>", opts.MaxFileBytes); err != nil {
+			return nil, err
+		}
+		if env.Getwd != nil {
+			req.AppDir, _ = env.Getwd()
+		}
+		req.RepoRoot = cmp.Or(a.Render.RepoRoot, req.AppDir)
+		req.Context = &opts
+	} else {
+		// Chart dependencies are built as Argo CD builds them (file://
+		// from the repository); those that cannot be had leave the chart's
+		// own templates checked, never a failed analysis.
+		opts.Helm.BuildDependencies, opts.Helm.SkipMissingDependencies = true, true
+		opts.Helm.Dependencies = render.NoFetch("routeguard analyze does not fetch chart dependencies from chart repositories; vendor them under charts/ (helm dependency build), or check the Argo CD Application with routeguard argocd analyze --allow-network")
+		req.Render = &opts
+	}
+	return pipeline.Run(ctx, req)
+}

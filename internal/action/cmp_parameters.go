@@ -1,0 +1,83 @@
+package action
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/routeguard/routeguard/internal/analysis"
+	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
+)
+
+// CMPParameters is the parameter announcement of routeguard's Config
+// Management Plugin for the Argo CD UI: the app is rendered with its
+// current parameters to find what to offer.
+type CMPParameters struct{}
+
+// CMPParametersResult is the announcement and what stood in its way.
+type CMPParametersResult struct {
+	Announcement []argocmp.Announcement
+	// Problems say why part of the announcement is missing (the app does
+	// not render, a chart's values cannot be read).
+	Problems []error
+}
+
+// Run announces the parameters of the app in the working directory. An
+// app that does not render still gets the knobs that do not depend on its
+// content, so the UI can be used to fix its parameters.
+func (CMPParameters) Run(ctx context.Context, env Env) *CMPParametersResult {
+	req, b, s, err := cmpRequest(env)
+	var out *pipeline.Outcome
+	if err == nil {
+		out, err = pipeline.Run(ctx, req)
+	}
+	cwd, _ := env.Getwd()
+	sourcePath := env.Getenv("ARGOCD_APP_SOURCE_PATH")
+	if b != nil {
+		sourcePath = b.SourcePath
+	}
+	root := argocmp.RepoRoot(cwd, sourcePath)
+	in := argocmp.AnnounceInput{Release: env.Getenv("ARGOCD_APP_NAME"), FailOn: s.FailOn.String()}
+	if req.Render != nil {
+		in.Release = req.Render.Helm.Release
+	}
+	if in.Release == "" {
+		in.Release = filepath.Base(cwd)
+	}
+	if in.FailOn == "" {
+		in.FailOn = analysis.FailOnError.String()
+		if cfg, err := pipeline.LoadConfig("", cwd, root); err == nil && cfg.FailOn != analysis.FailOnUnset {
+			in.FailOn = cfg.FailOn.String()
+		}
+	}
+	res := &CMPParametersResult{}
+	if render.Detect(cwd) == render.ToolHelm {
+		in.Helm = true
+		if r, err := confine.Open(root); err == nil {
+			var cerr error
+			if in.ValuesFiles, in.HelmValues, cerr = argocmp.ChartInputs(r, cwd); cerr != nil {
+				res.Problems = append(res.Problems, cerr)
+			}
+			r.Close()
+		}
+	}
+	if err != nil {
+		in.RenderProblem = err.Error()
+		res.Problems = append(res.Problems, err)
+		// Rendered but not substituted: still offer the variables, since
+		// one without a value may be what stops substitution.
+		if req.Render != nil {
+			r := *req.Render
+			if rendered, rerr := render.Render(ctx, r); rerr == nil {
+				in.Variables = argocmp.Variables(rendered.Set.Objects())
+			}
+		}
+	} else {
+		in.Variables = argocmp.Variables(out.Set.Objects())
+		in.Weights = argocmp.CurrentWeights(out.Set)
+	}
+	res.Announcement = argocmp.Announce(in)
+	return res
+}

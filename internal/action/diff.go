@@ -1,0 +1,70 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/routeguard/routeguard/internal/codeowners"
+	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/routediff"
+)
+
+// DiffOptions are the options of every diff: the two revisions compared
+// ("" base: the merge base of HEAD and the default branch; "" head: the
+// work tree) and the syntax of the CODEOWNERS file (github or gitlab; "":
+// the host its location and sections say).
+type DiffOptions struct {
+	Base, Head string
+	CodeOwners string
+}
+
+// compare runs routediff for paths with opts (Analyze or Build set).
+func (r DiffOptions) compare(ctx context.Context, env Env, paths []string, opts routediff.Options) (*routediff.Result, error) {
+	if slices.Contains(paths, "-") {
+		return nil, errors.New("diff reads revisions from git, not stdin; name app paths")
+	}
+	opts.Dir, opts.Base, opts.Head, opts.Paths = env.workDir(), r.Base, r.Head, paths
+	switch r.CodeOwners {
+	case "", string(codeowners.GitHub), string(codeowners.GitLab):
+		opts.CodeOwners = codeowners.Syntax(r.CodeOwners)
+	default:
+		return nil, fmt.Errorf("--codeowners must be github or gitlab, got %q", r.CodeOwners)
+	}
+	return routediff.Run(ctx, opts)
+}
+
+// Diff compares the routing of app paths at two revisions (routeguard
+// diff).
+type Diff struct {
+	DiffOptions
+	Render   RenderOptions
+	Analysis AnalysisOptions
+}
+
+// Run compares paths (none: the working directory).
+func (a *Diff) Run(ctx context.Context, env Env, paths []string) (*routediff.Result, error) {
+	return a.compare(ctx, env, paths, routediff.Options{DefaultNamespace: a.Render.Namespace, ConfigFile: a.Analysis.ConfigFile,
+		Analyze: func(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
+			return a.app(ctx, env, path, root, analyze, trace)
+		}})
+}
+
+// app takes one app of one revision through the pipeline as analyze does,
+// confined to that revision's root.
+func (a *Diff) app(ctx context.Context, env Env, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
+	opts, err := a.Render.options(env, path)
+	if err != nil {
+		return nil, err
+	}
+	opts.RepoRoot, opts.Trace = root, trace
+	host, cluster, err := a.Analysis.setup(env, a.Render.KubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	cluster.SubstitutedOnApply = true
+	return pipeline.Run(ctx, pipeline.Request{Render: &opts, Cluster: cluster, ConfigFile: a.Analysis.ConfigFile,
+		Analyze: analyze, DefaultNamespace: opts.Helm.Namespace, Plugins: host})
+}

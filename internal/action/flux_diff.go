@@ -1,0 +1,95 @@
+package action
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/routeguard/routeguard/internal/flux"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/routediff"
+)
+
+// FluxDiff compares the routing of a Flux tree at two revisions
+// (routeguard flux diff): each revision is built in full and analyzed as
+// flux build --all does.
+type FluxDiff struct {
+	DiffOptions
+	Tree     FluxTree
+	Analysis AnalysisOptions
+}
+
+// Run compares the tree under paths (at most one: the cluster directory;
+// none: the working directory).
+func (a *FluxDiff) Run(ctx context.Context, env Env, paths []string) (*routediff.Result, error) {
+	wd := env.workDir()
+	return a.compare(ctx, env, paths, routediff.Options{ConfigFile: a.Analysis.ConfigFile,
+		Build: func(ctx context.Context, root string, rels []string) (*pipeline.Outcome, error) {
+			return a.build(ctx, env, wd, root, rels[0])
+		}})
+}
+
+// build builds and analyzes the Flux tree at rel in the revision checked
+// out at root. --source paths inside the repository name the revision's
+// copy of them.
+func (a *FluxDiff) build(ctx context.Context, env Env, wd, root, rel string) (*pipeline.Outcome, error) {
+	b := FluxBuild{All: true, Analyze: true, Output: "yaml", RepoRoot: root, Tree: a.Tree, Analysis: a.Analysis}
+	b.Tree.Sources = revisionPaths(a.Tree.Sources, wd, root)
+	opts, err := b.options(env, filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	res, err := flux.BuildTree(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	unapplied, err := fluxTransformsUnapplied(root, res.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	prior := append(append(res.Findings, unapplied...), res.NothingChecked(res.Objects, res.Nodes)...)
+	out, err := b.analyze(ctx, env, opts, res, res.Objects, nil, prior)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range res.Notices {
+		out.Notices = append(out.Notices, pipeline.Notice{Level: pipeline.Level(n.Level), Text: n.Text})
+	}
+	out.Owners = map[manifest.Key]pipeline.Owner{}
+	for _, n := range res.Nodes {
+		for _, o := range n.Objects {
+			if _, dup := out.Owners[o.Key()]; !dup {
+				out.Owners[o.Key()] = pipeline.Owner{Kind: n.Object.Kind, Name: n.Object.Namespace + "/" + n.Object.Name}
+			}
+		}
+	}
+	out.Unbuilt = pipeline.FluxUnbuilt(res)
+	return out, nil
+}
+
+// revisionPaths rewrites KIND/NS/NAME=PATH sources whose PATH lies in the
+// repository of wd to the same path under root.
+func revisionPaths(sources []string, wd, root string) []string {
+	top, err := render.FindRepoRoot(wd)
+	if err != nil {
+		return sources
+	}
+	out := make([]string, len(sources))
+	for i, s := range sources {
+		out[i] = s
+		ref, p, ok := strings.Cut(s, "=")
+		if !ok {
+			continue
+		}
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(wd, p)
+		}
+		if r, err := filepath.Rel(top, abs); err == nil && filepath.IsLocal(r) || r == "." {
+			out[i] = ref + "=" + filepath.Join(root, r)
+		}
+	}
+	return out
+}
