@@ -50,7 +50,7 @@ test-main: build
 # test-race: the tests that render many repositories concurrently in one
 # process, under the race detector (which needs cgo).
 test-race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/pipeline/
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/action/
 
 # fuzz: explore each fuzz target for FUZZTIME (the seeds run in make test):
 # repository input (decoder, .routeguard.yaml, analyzers, the bounded

@@ -41,15 +41,19 @@ type ClusterOptions struct {
 	GatewayAPIChannel string
 }
 
-// setup builds the plugin host and the view of the target cluster every
-// analysis runs with.
-func (o AnalysisOptions) setup(env Env, kubeVersion string) (pipeline.PluginHost, analysis.Cluster, error) {
+// analysis sets up what every analysis runs with: the plugin host, the
+// view of the target cluster (kubeVersion: else $KUBE_VERSION), the
+// failing severity and the namespace of objects that name none.
+func (o AnalysisOptions) analysis(env Env, kubeVersion, namespace string) (*pipeline.Analysis, error) {
 	host, err := pluginHost(env, o.Plugins)
 	if err != nil {
-		return host, analysis.Cluster{}, err
+		return nil, err
 	}
 	cluster, err := clusterOf(env, kubeVersion, o.Cluster)
-	return host, cluster, err
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Analysis{FailOn: o.FailOn, Plugins: host, Cluster: cluster, DefaultNamespace: namespace}, nil
 }
 
 // pluginHost reads the operator's plugin catalog (catalog, else

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -25,7 +26,7 @@ type Analyze struct {
 type AnalyzeResult struct {
 	Verdict
 	// Notices of every path, in order (also when Run fails on a later path).
-	Notices []pipeline.Notice
+	Notices []notice.Notice
 	// Report holds every path's findings in the output format.
 	Report []byte
 }
@@ -64,37 +65,30 @@ func (a *Analyze) path(ctx context.Context, env Env, path string) (*pipeline.Out
 	if err != nil {
 		return nil, err
 	}
-	host, cluster, err := a.Analysis.setup(env, a.Render.KubeVersion)
+	an, err := a.Analysis.analysis(env, a.Render.KubeVersion, opts.Helm.Namespace)
 	if err != nil {
 		return nil, err
 	}
 	// A source directory may hold ${VAR} references that Flux substitutes
 	// when it applies the objects (docs/validation.md).
-	cluster.SubstitutedOnApply = true
-	req := pipeline.Request{
-		Cluster:          cluster,
-		ConfigFile:       a.Analysis.ConfigFile,
-		Overrides:        pipeline.Overrides{FailOn: a.Analysis.FailOn},
-		Analyze:          true,
-		DefaultNamespace: opts.Helm.Namespace,
-		Plugins:          host,
-	}
-	if path == "-" {
-		if req.Objects, _, err = readObjects(env.Stdin, "<stdin>", opts.MaxFileBytes); err != nil {
-			return nil, err
-		}
-		if env.Getwd != nil {
-			req.AppDir, _ = env.Getwd()
-		}
-		req.RepoRoot = cmp.Or(a.Render.RepoRoot, req.AppDir)
-		req.Context = &opts
-	} else {
+	an.Cluster.SubstitutedOnApply = true
+	in := pipeline.Input{ConfigFile: a.Analysis.ConfigFile}
+	if path != "-" {
 		// Chart dependencies are built as Argo CD builds them (file://
 		// from the repository); those that cannot be had leave the chart's
 		// own templates checked, never a failed analysis.
 		opts.Helm.BuildDependencies, opts.Helm.SkipMissingDependencies = true, true
 		opts.Helm.Dependencies = render.NoFetch("routeguard analyze does not fetch chart dependencies from chart repositories; vendor them under charts/ (helm dependency build), or check the Argo CD Application with routeguard argocd analyze --allow-network")
-		req.Render = &opts
+		_, out, err := renderApp(ctx, opts, in, pipeline.Changes{}, an)
+		return out, err
 	}
-	return pipeline.Run(ctx, req)
+	if in.Objects, _, err = readObjects(env.Stdin, "<stdin>", opts.MaxFileBytes); err != nil {
+		return nil, err
+	}
+	if env.Getwd != nil {
+		in.AppDir, _ = env.Getwd()
+	}
+	in.RepoRoot = cmp.Or(a.Render.RepoRoot, in.AppDir)
+	an.ContextPaths = contextPaths(opts)
+	return runObjects(ctx, in, pipeline.Changes{}, an)
 }

@@ -5,12 +5,16 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/charts"
+	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -81,10 +85,6 @@ func (o ArgoCDOptions) build(ctx context.Context, env Env, paths []string) (*arg
 			apiVersions = strings.Split(v, ",")
 		}
 	}
-	host, err := pluginHost(env, "")
-	if err != nil {
-		return nil, err
-	}
 	chartSrc, cleanup, err := o.charts()
 	if err != nil {
 		return nil, err
@@ -99,14 +99,24 @@ func (o ArgoCDOptions) build(ctx context.Context, env Env, paths []string) (*arg
 		AppNamespace: o.AppNamespace, AllowNetwork: o.AllowNetwork, Charts: chartSrc,
 		KubeVersion: cmp.Or(o.KubeVersion, env.Getenv("KUBE_VERSION")), APIVersions: apiVersions,
 		Revision: o.Revision, PluginDiscovery: o.PluginDiscovery, NewGitFileGlobbing: o.NewGitFileGlobbing,
-		Plugins:      host,
+		RenderPlugin: pluginRenderer,
 		MaxFileBytes: o.MaxFileMiB << 20,
 	})
 }
 
-// analyze analyzes each destination cluster of a build.
-func (o ArgoCDOptions) analyze(ctx context.Context, env Env, res *argocd.Result, a AnalysisOptions) ([]argocd.ClusterOutcome, error) {
-	host, cluster, err := a.setup(env, o.KubeVersion)
+// ClusterOutcome is the analysis of one destination cluster.
+type ClusterOutcome struct {
+	Cluster *argocd.Cluster
+	*pipeline.Outcome
+}
+
+// analyze runs the analysis once per destination cluster over all its
+// Applications' objects, with the unrendered scopes of what could not be
+// rendered, and names each finding's Application. The configuration is
+// the repository root's (or a.ConfigFile), without its transforms: Argo CD
+// applies none, and routeguard's plugin sources already had theirs.
+func (o ArgoCDOptions) analyze(ctx context.Context, env Env, res *argocd.Result, a AnalysisOptions) ([]ClusterOutcome, error) {
+	an, err := a.analysis(env, o.KubeVersion, "default")
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +124,38 @@ func (o ArgoCDOptions) analyze(ctx context.Context, env Env, res *argocd.Result,
 	if err != nil {
 		return nil, err
 	}
-	return argocd.Analyze(ctx, res, argocd.AnalyzeOptions{ConfigFile: a.ConfigFile, FailOn: a.FailOn,
-		Plugins: host, Cluster: cluster, Now: now,
-		Context: &render.Options{AllowNetwork: o.AllowNetwork, MaxFileBytes: o.MaxFileMiB << 20}})
+	cfg, err := pipeline.LoadConfig(a.ConfigFile, res.RepoRoot, res.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	noTransforms := *cfg
+	noTransforms.Transforms = nil
+	an.ContextPaths = contextPaths(render.Options{AllowNetwork: o.AllowNetwork, MaxFileBytes: o.MaxFileMiB << 20})
+	var out []ClusterOutcome
+	for _, check := range res.Checks(argocd.CheckOptions{CRDs: an.Cluster.CRDs, Now: now}) {
+		c := check.Cluster
+		ca := *an
+		ca.Analyzers, ca.Unrendered = check.Analyzers, c.Unrendered
+		oc, err := runObjects(ctx, pipeline.Input{Objects: c.Set, AppDir: res.RepoRoot, RepoRoot: res.RepoRoot, Config: &noTransforms},
+			pipeline.Changes{}, &ca)
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", c.Name(), err)
+		}
+		c.Attribute(oc.Findings)
+		oc.Notices = append(slices.Clone(c.Notices), oc.Notices...)
+		out = append(out, ClusterOutcome{Cluster: c, Outcome: oc})
+	}
+	return out, nil
+}
+
+// pluginRenderer renders the sources of routeguard's plugin for argocd
+// build as cmp generate does, without the analysis.
+func pluginRenderer(ctx context.Context, req argocmp.Request) (*manifest.Set, error) {
+	_, out, err := renderApp(ctx, req.Render, pipeline.Input{}, cmpChanges(req), nil)
+	if err != nil {
+		return nil, err
+	}
+	return out.Set, nil
 }
 
 // charts is the chart source: the chart cache directory (offline unless
@@ -174,12 +213,12 @@ func parseClusters(specs []string) ([]appset.Cluster, error) {
 }
 
 // buildNotices are the build's notices and what it skipped.
-func buildNotices(res *argocd.Result) []pipeline.Notice {
-	out := append([]pipeline.Notice(nil), res.Notices...)
+func buildNotices(res *argocd.Result) []notice.Notice {
+	out := append([]notice.Notice(nil), res.Notices...)
 	for _, a := range res.Apps {
 		for _, s := range a.Sources {
 			if s.Skipped != "" {
-				out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+				out = append(out, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 					"Application %s: skipped: %s; what it deploys in namespace %q cannot be checked", a.App.Key(), s.Skipped, cmp.Or(a.App.Spec.Destination.Namespace, "*"))})
 			}
 		}
@@ -187,14 +226,14 @@ func buildNotices(res *argocd.Result) []pipeline.Notice {
 	}
 	for _, s := range res.AppSets {
 		if s.Skipped != "" {
-			out = append(out, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf("ApplicationSet %s: %s", s.Key, s.Skipped)})
+			out = append(out, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf("ApplicationSet %s: %s", s.Key, s.Skipped)})
 		}
 	}
 	return out
 }
 
 // summary says what was built (and, with outcomes, checked).
-func summary(res *argocd.Result, outcomes []argocd.ClusterOutcome) string {
+func summary(res *argocd.Result, outcomes []ClusterOutcome) string {
 	count, objects := map[string]int{}, 0
 	for _, a := range res.Apps {
 		count[a.Status()]++

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/routeguard/routeguard/internal/argocd"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // ArgoCDAnalyze builds every Application and analyzes the Applications of
@@ -22,9 +22,9 @@ type ArgoCDAnalyze struct {
 type ArgoCDAnalyzeResult struct {
 	Verdict
 	Build    *argocd.Result
-	Outcomes []argocd.ClusterOutcome
+	Outcomes []ClusterOutcome
 	// Notices of the build, what it skipped and each cluster's analysis.
-	Notices []pipeline.Notice
+	Notices []notice.Notice
 	// Summary says what was built and checked.
 	Summary string
 	Report  []byte

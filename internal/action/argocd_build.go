@@ -10,7 +10,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/printable"
 )
 
@@ -27,10 +27,10 @@ type ArgoCDBuildResult struct {
 	Build *argocd.Result
 	// Notices of the build and what it skipped (set also when an
 	// Application does not render).
-	Notices []pipeline.Notice
+	Notices []notice.Notice
 	// ProjectNotices say what the Applications' AppProjects refuse (set
 	// once every Application rendered).
-	ProjectNotices []pipeline.Notice
+	ProjectNotices []notice.Notice
 	// Summary says what was built.
 	Summary   string
 	Manifests []byte

@@ -8,7 +8,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // projects reads the ProjectFiles' AppProjects.
@@ -73,9 +73,9 @@ func (o ArgoCDOptions) now() (time.Time, error) {
 
 // projectNotices turns what the projects refuse into warnings for argocd
 // build, which prints manifests and analyzes nothing.
-func projectNotices(fs []analysis.Finding, notices []pipeline.Notice) []pipeline.Notice {
+func projectNotices(fs []analysis.Finding, notices []notice.Notice) []notice.Notice {
 	for _, f := range fs {
-		notices = append(notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf("%s: %s %s: %s (argocd analyze reports it as an error)",
+		notices = append(notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf("%s: %s %s: %s (argocd analyze reports it as an error)",
 			f.Source, f.Code, f.Subject(), f.Message)})
 	}
 	return notices

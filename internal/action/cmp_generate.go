@@ -8,6 +8,7 @@ import (
 
 	argocmp "github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
 
@@ -21,7 +22,7 @@ type CMPGenerate struct{}
 type CMPGenerateResult struct {
 	Verdict
 	// Notices of the cluster view and of the analysis, in order.
-	Notices []pipeline.Notice
+	Notices []notice.Notice
 	// Report is the findings as Argo CD shows them in the ComparisonError
 	// (empty without findings).
 	Report []byte
@@ -33,33 +34,34 @@ type CMPGenerateResult struct {
 
 // Run generates the app in the working directory.
 func (CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error) {
-	req, b, s, err := cmpRequest(env)
+	app, err := readCMP(env)
 	if err != nil {
 		return nil, err
 	}
-	req.Analyze = true
-	viewNotices := clusterView(ctx, env, &req, b)
-	out, err := pipeline.Run(ctx, req)
+	view := clusterView(ctx, env, app.req, app.build)
+	an := *app.analysis
+	an.ContextObjects, an.Unrendered, an.Analyzers = view.objects, view.unrendered, view.analyzers
+	rendered, out, err := renderApp(ctx, app.req.Render, pipeline.Input{}, cmpChanges(*app.req), &an)
 	if err != nil {
 		return nil, err
 	}
-	res := &CMPGenerateResult{Notices: append(viewNotices, out.Notices...)}
+	res := &CMPGenerateResult{Notices: append(view.notices, out.Notices...)}
 	res.add(out)
-	label := cmp.Or(b.SourcePath, ".")
-	if out.Path != "" && out.Path != "." {
-		label = out.Path
+	label := cmp.Or(app.build.SourcePath, ".")
+	if rendered.Path != "" && rendered.Path != "." {
+		label = rendered.Path
 	}
 	if len(out.Findings) > 0 {
 		var r bytes.Buffer
-		argocmp.WriteReport(&r, out.Findings, label, string(out.Tool), argocmp.ReportLimit)
+		argocmp.WriteReport(&r, out.Findings, label, string(rendered.Tool), argocmp.ReportLimit)
 		res.Report = r.Bytes()
 	}
 	if out.PluginFailed || out.Failed {
 		return res, nil
 	}
 	objs := out.Set.Objects()
-	if s.Report == argocmp.ReportConfigMap {
-		rep, err := argocmp.ReportObject(b, label, string(out.Tool), out.Findings)
+	if app.settings.Report == argocmp.ReportConfigMap {
+		rep, err := argocmp.ReportObject(app.build, label, string(rendered.Tool), out.Findings)
 		if err != nil {
 			return nil, fmt.Errorf("building the report object: %w", err)
 		}
@@ -73,33 +75,53 @@ func (CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error)
 	return res, nil
 }
 
-// cmpRequest reads the Argo CD build environment into a pipeline request
-// for the working directory, confined to the unpacked repository (see
-// argocmp.Build.Request). It returns the build and settings too, for the
-// report and the announcement, as far as they were read.
-func cmpRequest(env Env) (pipeline.Request, *argocmp.Build, argocmp.Settings, error) {
+// cmpApp is the app the Argo CD build environment describes: the
+// Application's build and settings, the request for the working directory
+// (confined to the unpacked repository: argocmp.Build.Request) and what
+// its analysis runs with.
+type cmpApp struct {
+	build    *argocmp.Build
+	settings argocmp.Settings
+	req      *argocmp.Request
+	analysis *pipeline.Analysis
+}
+
+// readCMP reads the Argo CD build environment. On error the app holds what
+// was read before it (cmp parameters announces from it).
+func readCMP(env Env) (cmpApp, error) {
+	var app cmpApp
 	b, err := argocmp.FromEnv(env.Getenv, env.Environ)
 	if err != nil {
-		return pipeline.Request{}, nil, argocmp.Settings{}, err
+		return app, err
 	}
-	s, err := b.Settings()
-	if err != nil {
-		return pipeline.Request{}, b, s, err
+	app.build = b
+	if app.settings, err = b.Settings(); err != nil {
+		return app, err
 	}
 	cwd, err := env.Getwd()
 	if err != nil {
-		return pipeline.Request{}, b, s, fmt.Errorf("working directory: %w", err)
+		return app, fmt.Errorf("working directory: %w", err)
 	}
 	host, err := pluginHost(env, "")
 	if err != nil {
-		return pipeline.Request{}, b, s, err
+		return app, err
 	}
 	// KUBE_VERSION and KUBE_API_VERSIONS come from Argo CD.
 	cluster, err := clusterOf(env, "", ClusterOptions{})
 	if err != nil {
-		return pipeline.Request{}, b, s, err
+		return app, err
 	}
-	req := b.Request(s, cwd, host)
-	req.Cluster = cluster
-	return req, b, s, nil
+	req := b.Request(app.settings, cwd)
+	app.req = &req
+	app.analysis = &pipeline.Analysis{FailOn: req.FailOn, Plugins: host, Cluster: cluster, DefaultNamespace: req.Render.Helm.Namespace}
+	return app, nil
+}
+
+// cmpChanges are what a CMP request changes in the rendered objects.
+func cmpChanges(r argocmp.Request) pipeline.Changes {
+	ch := pipeline.Changes{Overrides: pipeline.Overrides{Weights: r.Weights}}
+	if len(r.Variables) > 0 {
+		ch.Substitution = &pipeline.Substitution{Variables: r.Variables, Strict: true, Namespace: r.Namespace, Origin: argocmp.VariablesOrigin}
+	}
+	return ch
 }

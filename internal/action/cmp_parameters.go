@@ -28,20 +28,20 @@ type CMPParametersResult struct {
 // app that does not render still gets the knobs that do not depend on its
 // content, so the UI can be used to fix its parameters.
 func (CMPParameters) Run(ctx context.Context, env Env) *CMPParametersResult {
-	req, b, s, err := cmpRequest(env)
+	app, err := readCMP(env)
 	var out *pipeline.Outcome
 	if err == nil {
-		out, err = pipeline.Run(ctx, req)
+		_, out, err = renderApp(ctx, app.req.Render, pipeline.Input{}, cmpChanges(*app.req), nil)
 	}
 	cwd, _ := env.Getwd()
 	sourcePath := env.Getenv("ARGOCD_APP_SOURCE_PATH")
-	if b != nil {
-		sourcePath = b.SourcePath
+	if app.build != nil {
+		sourcePath = app.build.SourcePath
 	}
 	root := argocmp.RepoRoot(cwd, sourcePath)
-	in := argocmp.AnnounceInput{Release: env.Getenv("ARGOCD_APP_NAME"), FailOn: s.FailOn.String()}
-	if req.Render != nil {
-		in.Release = req.Render.Helm.Release
+	in := argocmp.AnnounceInput{Release: env.Getenv("ARGOCD_APP_NAME"), FailOn: app.settings.FailOn.String()}
+	if app.req != nil {
+		in.Release = app.req.Render.Helm.Release
 	}
 	if in.Release == "" {
 		in.Release = filepath.Base(cwd)
@@ -68,9 +68,8 @@ func (CMPParameters) Run(ctx context.Context, env Env) *CMPParametersResult {
 		res.Problems = append(res.Problems, err)
 		// Rendered but not substituted: still offer the variables, since
 		// one without a value may be what stops substitution.
-		if req.Render != nil {
-			r := *req.Render
-			if rendered, rerr := render.Render(ctx, r); rerr == nil {
+		if app.req != nil {
+			if rendered, rerr := render.Render(ctx, app.req.Render); rerr == nil {
 				in.Variables = argocmp.Variables(rendered.Set.Objects())
 			}
 		}

@@ -7,9 +7,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/charts"
 	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
 
@@ -24,60 +27,70 @@ const clusterViewBudget = 20 * time.Second
 // the repository's.
 const envProjectFile = "ROUTEGUARD_PROJECT_FILE"
 
-// clusterView adds to req the cluster view of the Application being
-// generated when the repository's .routeguard.yaml declares
-// argocdClusterView: the objects of the other Applications of its
-// destination cluster resolve its references (never reported on), and
-// what they could not render is "cannot check". It returns notices; it
-// never fails the generate (no view: the app is analyzed alone).
-func clusterView(ctx context.Context, env Env, req *pipeline.Request, b *argocmp.Build) []pipeline.Notice {
-	cfg, err := pipeline.LoadConfig(req.ConfigFile, req.Render.Path, req.Render.RepoRoot)
+// view is the cluster view of the Application being generated: objects
+// that resolve its references (never reported on), the scopes they could
+// not render, and notices.
+type view struct {
+	objects    *manifest.Set
+	unrendered []analysis.UnrenderedScope
+	// analyzers check the Application against its AppProject.
+	analyzers []analysis.Analyzer
+	notices   []notice.Notice
+}
+
+// clusterView builds the cluster view of the Application being generated
+// when the repository's .routeguard.yaml declares argocdClusterView: the
+// objects of the other Applications of its destination cluster resolve its
+// references, and what they could not render is "cannot check". It never
+// fails the generate (no view: the app is analyzed alone, with a notice).
+func clusterView(ctx context.Context, env Env, req *argocmp.Request, b *argocmp.Build) view {
+	r := req.Render
+	cfg, err := pipeline.LoadConfig("", r.Path, r.RepoRoot)
 	if err != nil || cfg == nil || cfg.ArgoCDClusterView == nil {
-		return nil // a bad configuration is reported by the pipeline itself
+		return view{} // a bad configuration is reported by the pipeline itself
 	}
 	v := cfg.ArgoCDClusterView
-	note := func(level pipeline.Level, format string, a ...any) []pipeline.Notice {
-		return []pipeline.Notice{{Level: level, Text: "argocdClusterView: " + fmt.Sprintf(format, a...)}}
+	note := func(level notice.Level, format string, a ...any) view {
+		return view{notices: []notice.Notice{{Level: level, Text: "argocdClusterView: " + fmt.Sprintf(format, a...)}}}
 	}
 	if b.AppName == "" {
-		return note(pipeline.LevelWarning, "ARGOCD_APP_NAME is not set, so the Application is not known; analyzed without the cluster view")
+		return note(notice.Warning, "ARGOCD_APP_NAME is not set, so the Application is not known; analyzed without the cluster view")
 	}
-	opts := argocd.Options{RepoRoot: req.Render.RepoRoot, RepoURLs: v.RepoURLs, AppNamespace: "argocd",
-		AllowNetwork: req.Render.AllowNetwork, KubeVersion: req.Render.Helm.KubeVersion, APIVersions: req.Render.Helm.APIVersions,
-		Revision: b.Revision, Plugins: req.Plugins, MaxFileBytes: req.Render.MaxFileBytes, Self: req.Render.Self}
-	for _, r := range v.Roots {
-		opts.Roots = append(opts.Roots, filepath.Join(req.Render.RepoRoot, filepath.FromSlash(r)))
+	opts := argocd.Options{RepoRoot: r.RepoRoot, RepoURLs: v.RepoURLs, AppNamespace: "argocd",
+		AllowNetwork: r.AllowNetwork, KubeVersion: r.Helm.KubeVersion, APIVersions: r.Helm.APIVersions,
+		Revision: b.Revision, RenderPlugin: pluginRenderer, MaxFileBytes: r.MaxFileBytes, Self: r.Self}
+	for _, root := range v.Roots {
+		opts.Roots = append(opts.Roots, filepath.Join(r.RepoRoot, filepath.FromSlash(root)))
 	}
-	if req.Render.AllowNetwork {
+	if r.AllowNetwork {
 		c, cleanup, err := charts.Temporary()
 		if err == nil {
 			defer cleanup()
 			opts.Charts = argocd.CacheSource(c)
 		}
 	}
-	var projectNotices []pipeline.Notice
+	var projectNotices []notice.Notice
 	if file := env.Getenv(envProjectFile); file != "" {
-		ps, err := readProjectFile(file, req.Render.MaxFileBytes)
+		ps, err := readProjectFile(file, r.MaxFileBytes)
 		if err != nil {
-			projectNotices = note(pipeline.LevelWarning, "%s=%s: %v; the AppProjects of the repository are used", envProjectFile, file, err)
+			projectNotices = note(notice.Warning, "%s=%s: %v; the AppProjects of the repository are used", envProjectFile, file, err).notices
 		}
 		opts.Projects = ps
 	}
 	key := argocd.AppKey(b.AppName, opts.AppNamespace)
 	vctx, cancel := context.WithTimeout(ctx, clusterViewBudget)
 	defer cancel()
-	view, err := argocd.ContextFor(vctx, opts, key)
+	cv, err := argocd.ContextFor(vctx, opts, key)
 	switch {
 	case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-		return note(pipeline.LevelWarning, "building the cluster view took longer than %s; analyzed without it", clusterViewBudget)
+		return note(notice.Warning, "building the cluster view took longer than %s; analyzed without it", clusterViewBudget)
 	case err != nil:
-		return note(pipeline.LevelWarning, "%v; analyzed without the cluster view", err)
-	case view == nil:
-		return note(pipeline.LevelWarning, "no Application %s under %v; analyzed without the cluster view", key, v.Roots)
+		return note(notice.Warning, "%v; analyzed without the cluster view", err)
+	case cv == nil:
+		return note(notice.Warning, "no Application %s under %v; analyzed without the cluster view", key, v.Roots)
 	}
-	req.ContextObjects = view.Objects
-	req.Unrendered = append(req.Unrendered, view.Unrendered...)
-	req.Analyzers = append(req.Analyzers, view.ProjectRules(env.Getenv("ARGOCD_APP_PROJECT_NAME"), time.Now()))
-	return append(append(projectNotices, view.Notices...), note(pipeline.LevelNote, "Application %s, cluster %s: %d objects of its other Applications as context",
-		key, view.Cluster, view.Objects.Len())...)
+	return view{objects: cv.Objects, unrendered: cv.Unrendered,
+		analyzers: []analysis.Analyzer{cv.ProjectRules(env.Getenv("ARGOCD_APP_PROJECT_NAME"), time.Now())},
+		notices: append(append(projectNotices, cv.Notices...), note(notice.Note,
+			"Application %s, cluster %s: %d objects of its other Applications as context", key, cv.Cluster, cv.Objects.Len()).notices...)}
 }

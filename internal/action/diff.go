@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -60,11 +61,15 @@ func (a *Diff) app(ctx context.Context, env Env, path, root string, analyze bool
 		return nil, err
 	}
 	opts.RepoRoot, opts.Trace = root, trace
-	host, cluster, err := a.Analysis.setup(env, a.Render.KubeVersion)
+	an, err := a.Analysis.analysis(env, a.Render.KubeVersion, opts.Helm.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	cluster.SubstitutedOnApply = true
-	return pipeline.Run(ctx, pipeline.Request{Render: &opts, Cluster: cluster, ConfigFile: a.Analysis.ConfigFile,
-		Analyze: analyze, DefaultNamespace: opts.Helm.Namespace, Plugins: host})
+	an.Cluster.SubstitutedOnApply = true
+	an.FailOn = analysis.FailOnUnset // --fail-on-new decides
+	if !analyze {
+		an = nil
+	}
+	_, out, err := renderApp(ctx, opts, pipeline.Input{ConfigFile: a.Analysis.ConfigFile}, pipeline.Changes{}, an)
+	return out, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/flux"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -73,7 +74,7 @@ type FluxBuildResult struct {
 	Summary string
 	Verdict
 	// Notices of the analysis (the build's are Tree.Notices).
-	Notices []pipeline.Notice
+	Notices []notice.Notice
 	// Report holds the findings: in the Report format, else as text when
 	// there are findings.
 	Report []byte
@@ -164,21 +165,16 @@ func (a *FluxBuild) analyze(ctx context.Context, env Env, opts flux.Options, res
 	if err != nil {
 		return nil, err
 	}
-	host, cluster, err := a.Analysis.setup(env, "")
+	an, err := a.Analysis.analysis(env, "", "")
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.Run(ctx, pipeline.Request{
-		Cluster: cluster, Objects: objects, AppDir: appDir, RepoRoot: opts.RepoRoot, ConfigFile: a.Analysis.ConfigFile,
-		Overrides:      pipeline.Overrides{FailOn: a.Analysis.FailOn},
-		Analyze:        true,
-		Context:        &render.Options{AllowNetwork: a.Tree.AllowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes},
-		Plugins:        host,
-		ContextObjects: ctxObjects,
-		Unrendered:     res.Unrendered,
-		FluxBuilt:      true,
-		Prior:          prior,
-	})
+	an.ContextPaths = contextPaths(render.Options{AllowNetwork: a.Tree.AllowNetwork, MaxFileBytes: manifest.DefaultMaxFileBytes})
+	an.ContextObjects, an.Unrendered, an.Prior = ctxObjects, res.Unrendered, prior
+	// The tree is built: what its Kustomizations and HelmReleases install
+	// is among the objects, or in res.Unrendered.
+	return pipeline.Run(ctx, pipeline.Input{Objects: objects, AppDir: appDir, RepoRoot: opts.RepoRoot, ConfigFile: a.Analysis.ConfigFile},
+		pipeline.Changes{}, *an)
 }
 
 // options turns the options into the build's.

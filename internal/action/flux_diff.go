@@ -54,9 +54,7 @@ func (a *FluxDiff) build(ctx context.Context, env Env, wd, root, rel string) (*p
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range res.Notices {
-		out.Notices = append(out.Notices, pipeline.Notice{Level: pipeline.Level(n.Level), Text: n.Text})
-	}
+	out.Notices = append(out.Notices, res.Notices...)
 	out.Owners = map[manifest.Key]pipeline.Owner{}
 	for _, n := range res.Nodes {
 		for _, o := range n.Objects {
@@ -65,7 +63,7 @@ func (a *FluxDiff) build(ctx context.Context, env Env, wd, root, rel string) (*p
 			}
 		}
 	}
-	out.Unbuilt = pipeline.FluxUnbuilt(res)
+	out.Unbuilt = res.Unbuilt()
 	return out, nil
 }
 

@@ -38,7 +38,7 @@ func (a *Map) Run(ctx context.Context, env Env, path string) (*MapResult, error)
 	if err != nil {
 		return nil, err
 	}
-	out, err := pipeline.Run(ctx, pipeline.Request{Render: &opts})
+	res, out, err := renderApp(ctx, opts, pipeline.Input{}, pipeline.Changes{}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (a *Map) Run(ctx context.Context, env Env, path string) (*MapResult, error)
 	case "mermaid":
 		_, err = buf.WriteString(routemap.Mermaid(routemap.NewGraph(m, m)))
 	case "svg":
-		err = routemap.SVG(&buf, routemap.NewGraph(m, m), "routeguard map: "+mapTitle(out, path))
+		err = routemap.SVG(&buf, routemap.NewGraph(m, m), "routeguard map: "+mapTitle(res, path))
 	default:
 		err = routemap.WriteText(&buf, m)
 	}
@@ -62,9 +62,9 @@ func (a *Map) Run(ctx context.Context, env Env, path string) (*MapResult, error)
 	return &MapResult{Map: m, Output: buf.Bytes()}, nil
 }
 
-func mapTitle(out *pipeline.Outcome, path string) string {
-	if out.Path != "" && out.Tool != render.Tool("") {
-		return out.Path
+func mapTitle(res *render.Result, path string) string {
+	if res.Path != "" && res.Tool != render.Tool("") {
+		return res.Path
 	}
 	return path
 }

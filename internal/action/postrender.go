@@ -8,6 +8,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/substitute"
@@ -38,7 +39,7 @@ type Postrender struct {
 // PostrenderResult is the gate's verdict and what goes on to Helm.
 type PostrenderResult struct {
 	Verdict
-	Notices []pipeline.Notice
+	Notices []notice.Notice
 	// Report is the findings as text (empty without findings).
 	Report []byte
 	// Manifests are the objects to apply, as YAML.
@@ -51,8 +52,7 @@ func (a *Postrender) Run(ctx context.Context, env Env) (*PostrenderResult, error
 	if err != nil {
 		return nil, err
 	}
-	var o pipeline.Overrides
-	o.FailOn, o.SyncWaves = a.Analysis.FailOn, a.SyncWaves
+	o := pipeline.Overrides{SyncWaves: a.SyncWaves}
 	if w, ok := vars[WeightsVariable]; ok && a.Weights == "" {
 		// The same variable that states weights in a Flux Kustomization.
 		if o.Weights, err = config.ParseWeights(w); err != nil {
@@ -79,22 +79,19 @@ func (a *Postrender) Run(ctx context.Context, env Env) (*PostrenderResult, error
 		return nil, err
 	}
 	ns := cmp.Or(a.Namespace, env.Getenv("HELM_NAMESPACE"), "default")
-	host, cluster, err := a.Analysis.setup(env, "")
+	an, err := a.Analysis.analysis(env, "", ns)
 	if err != nil {
 		return nil, err
 	}
-	req := pipeline.Request{
-		Cluster: cluster, Objects: set, AppDir: wd, RepoRoot: root, ConfigFile: a.Analysis.ConfigFile,
-		Overrides:        o,
-		Analyze:          a.Analyze,
-		DefaultNamespace: ns,
-		Context:          &render.Options{MaxFileBytes: manifest.DefaultMaxFileBytes},
-		Plugins:          host,
+	an.ContextPaths = contextPaths(render.Options{MaxFileBytes: manifest.DefaultMaxFileBytes})
+	if !a.Analyze {
+		an = nil
 	}
+	ch := pipeline.Changes{Overrides: o}
 	if len(vars) > 0 {
-		req.Substitution = &pipeline.Substitution{Variables: vars, Strict: a.Strict, Namespace: ns, Origin: "routeguard postrender --var/--vars-file"}
+		ch.Substitution = &pipeline.Substitution{Variables: vars, Strict: a.Strict, Namespace: ns, Origin: "routeguard postrender --var/--vars-file"}
 	}
-	out, err := pipeline.Run(ctx, req)
+	out, err := runObjects(ctx, pipeline.Input{Objects: set, AppDir: wd, RepoRoot: root, ConfigFile: a.Analysis.ConfigFile}, ch, an)
 	if err != nil {
 		var se *substitute.Error
 		if errors.As(err, &se) {

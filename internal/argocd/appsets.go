@@ -9,7 +9,7 @@ import (
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // adoptAppSet expands an ApplicationSet and adopts its Applications. One
@@ -22,7 +22,7 @@ func (b *builder) adoptAppSet(o *manifest.Object, parent string) []*Application 
 	if prev, ok := b.appsets[key]; ok {
 		if prev.Origin != "" || parent == "" {
 			if prev.Origin != originText(parent) && parent != "" {
-				b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+				b.notices = append(b.notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 					"ApplicationSet %s is produced by both %s and %s; using the first", key, strings.TrimPrefix(prev.Origin, "rendered by "), parent)})
 			}
 			b.mu.Unlock()

@@ -15,9 +15,10 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/argocd/project"
+	argocmp "github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -58,7 +59,10 @@ type Options struct {
 	// PluginNames are the plugin names that are routeguard (default:
 	// "routeguard" and "routeguard-<version>").
 	PluginNames []string
-	Plugins     pipeline.PluginHost
+	// RenderPlugin renders a source of routeguard's plugin as `cmp
+	// generate` does without its analysis: render, substitute, transform
+	// (internal/action gives it; nil: such sources do not render).
+	RenderPlugin PluginRenderer
 	// Skip leaves out the Application with this key ("ns/name"): cmp
 	// generate renders its own app itself.
 	Skip string
@@ -72,13 +76,16 @@ type Options struct {
 	Parallelism  int    // apps rendered at once (default GOMAXPROCS)
 }
 
+// PluginRenderer renders the request of routeguard's plugin for one source.
+type PluginRenderer func(ctx context.Context, req argocmp.Request) (*manifest.Set, error)
+
 // Result is every Application found, rendered or not, by key.
 type Result struct {
 	RepoRoot string
 	RepoURLs []string
 	Apps     []*AppResult
 	AppSets  []*AppSetResult
-	Notices  []pipeline.Notice
+	Notices  []notice.Notice
 	// Files is the number of manifest files scanned.
 	Files int
 	// Self is the Application Options.Skip names, when the repository
@@ -140,7 +147,7 @@ type builder struct {
 	skipped *Application      // the Application Options.Skip names
 	parent  map[string]string // app key -> who produced it ("" scanned)
 	appsets map[string]*AppSetResult
-	notices []pipeline.Notice
+	notices []notice.Notice
 	// twins are the scanned Applications that share their namespace and
 	// name with a different one, and the file telling each apart.
 	twins map[*manifest.Object]string
@@ -197,7 +204,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	first := len(b.notices) // notices from here on come from concurrent renders
 	for n := 0; len(wave) > 0; n++ {
 		if n == maxWaves {
-			b.note(pipeline.LevelWarning, "Applications nest more than %d levels deep (app of apps of apps ...); stopped following them", maxWaves)
+			b.note(notice.Warning, "Applications nest more than %d levels deep (app of apps of apps ...); stopped following them", maxWaves)
 			break
 		}
 		results := b.renderWave(ctx, wave)
@@ -231,7 +238,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	// Applications (and the files of one) render concurrently: sort what
 	// they noted, so that the output is the same on every run.
-	slices.SortStableFunc(b.notices[first:], func(x, y pipeline.Notice) int { return strings.Compare(x.Text, y.Text) })
+	slices.SortStableFunc(b.notices[first:], func(x, y notice.Notice) int { return strings.Compare(x.Text, y.Text) })
 	res.Notices = b.notices
 	if b.skipped != nil {
 		res.Self, res.SelfCluster = b.skipped, b.clusterOf(b.skipped.Spec.Destination)
@@ -261,7 +268,7 @@ func (b *builder) controlPlaneNamespace(found *scanned) string {
 		ns = n
 	}
 	if ns != "argocd" {
-		b.note(pipeline.LevelNote, "every Application, ApplicationSet and AppProject of the repository that names a namespace names %s: taken as the namespace Argo CD runs in (--app-namespace says otherwise)", ns)
+		b.note(notice.Note, "every Application, ApplicationSet and AppProject of the repository that names a namespace names %s: taken as the namespace Argo CD runs in (--app-namespace says otherwise)", ns)
 	}
 	return ns
 }
@@ -276,16 +283,16 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-func (b *builder) note(level pipeline.Level, format string, a ...any) {
+func (b *builder) note(level notice.Level, format string, a ...any) {
 	b.mu.Lock()
-	b.notices = append(b.notices, pipeline.Notice{Level: level, Text: fmt.Sprintf(format, a...)})
+	b.notices = append(b.notices, notice.Notice{Level: level, Text: fmt.Sprintf(format, a...)})
 	b.mu.Unlock()
 }
 
 // repoURLs settles which repoURLs are this repository.
 func (b *builder) repoURLs(found *scanned) {
 	if len(found.objects) == 0 {
-		b.note(pipeline.LevelWarning, "found no Argo CD Application or ApplicationSet in the %d manifest files read; give the directories that hold them (templates such as Terraform's .tpl files are not read)", found.files)
+		b.note(notice.Warning, "found no Argo CD Application or ApplicationSet in the %d manifest files read; give the directories that hold them (templates such as Terraform's .tpl files are not read)", found.files)
 		return
 	}
 	for _, u := range b.opts.RepoURLs {
@@ -307,11 +314,11 @@ func (b *builder) repoURLs(found *scanned) {
 	}
 	u, hits, total := inferRepoURLs(b.repo.cr, b.repo.root, sources)
 	if u == "" {
-		b.note(pipeline.LevelWarning, "no Application source points at a path of this checkout, so no repoURL is taken as this repository; give it with --repo-url")
+		b.note(notice.Warning, "no Application source points at a path of this checkout, so no repoURL is taken as this repository; give it with --repo-url")
 		return
 	}
 	b.repo.urls[NormalizeRepoURL(u)] = true
-	b.note(pipeline.LevelNote, "taking %s as this repository (%d of its %d sources name a path that exists here); give --repo-url to choose", u, hits, total)
+	b.note(notice.Note, "taking %s as this repository (%d of its %d sources name a path that exists here); give --repo-url to choose", u, hits, total)
 }
 
 // appSetSources lists the literal git sources of an ApplicationSet's
@@ -425,12 +432,12 @@ func (b *builder) adoptApp(app *Application, parent string) []*Application {
 			// Two Argo CD instances' roots (twins) render it: the same
 			// Application twice is one app to check.
 			if prev.App == nil || !reflect.DeepEqual(prev.App.Spec, app.Spec) {
-				b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+				b.notices = append(b.notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 					"Application %s is rendered differently by %s and by %s (one per Argo CD instance); only the first is analyzed", key, prevParent, parent)})
 			}
 			return nil
 		}
-		b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+		b.notices = append(b.notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 			"Application %s is produced by both %s and %s (Argo CD would report a shared resource); using the first", key, prevParent, parent)})
 		return nil
 	}
@@ -462,12 +469,12 @@ func (b *builder) renderedTwin(app *Application, parent string, twins []string) 
 			b.parent[k] = parent
 			prev.App.Origin = app.Origin
 		default:
-			b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+			b.notices = append(b.notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 				"Application %s is produced by both %s and %s (Argo CD would report a shared resource); using the first", k, b.parent[k], parent)})
 		}
 		return false
 	}
-	b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+	b.notices = append(b.notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 		"Application %s rendered by %s is none of the manifests declaring it (%s); analyzing it besides them",
 		app.Key(), parent, strings.Join(twins, ", "))})
 	return true
@@ -606,7 +613,7 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	if len(dups) > 0 {
 		// One notice per Application, however many objects its sources
 		// share (two sources of one path render all of them twice).
-		b.note(pipeline.LevelWarning, "Application %s: %s rendered by two of its sources: %s; Argo CD applies one of each",
+		b.note(notice.Warning, "Application %s: %s rendered by two of its sources: %s; Argo CD applies one of each",
 			app.Key(), plural(len(dups), "object is", "objects are"), strings.Join(firstN(dups, 5), ", "))
 	}
 	res.Set = set

@@ -2,7 +2,6 @@ package argocd
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,8 +11,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
-	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 const inClusterServer = appset.InClusterServer
@@ -29,7 +27,7 @@ type Cluster struct {
 	// Owner maps each object to the key of the Application rendering it.
 	Owner      map[manifest.Key]string
 	Unrendered []analysis.UnrenderedScope
-	Notices    []pipeline.Notice
+	Notices    []notice.Notice
 }
 
 // Name shows the cluster for messages.
@@ -126,7 +124,7 @@ func (c *Cluster) merge() {
 		if len(others) > 1 {
 			who = fmt.Sprintf("%d Applications: %s, %s", len(others)+1, owner, strings.Join(firstN(others, 4), ", "))
 		}
-		c.Notices = append(c.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+		c.Notices = append(c.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 			"%s is rendered by %s (Argo CD reports a shared resource and they overwrite each other); analyzing %s's", k, who, owner)})
 	}
 	c.createNamespaces()
@@ -170,50 +168,39 @@ func stringMap(m map[string]string) map[string]any {
 	return out
 }
 
-// AnalyzeOptions configure the analysis of each cluster.
-type AnalyzeOptions struct {
-	// ConfigFile is a .routeguard.yaml to use (default: the repository
-	// root's). Its transforms do not apply: Argo CD applies none, and
-	// routeguard's plugin sources already had theirs.
-	ConfigFile string
-	FailOn     analysis.FailOn
-	Plugins    pipeline.PluginHost
-	// Context renders the configuration's contextPaths.
-	Context *render.Options
-	// Analyzers run besides the built-in ones.
+// Check is what the analysis of one destination cluster takes: the
+// cluster (its objects, their owners, its unrendered scopes; its notices
+// include what the AppProjects say) and its analyzers: the AppProjects'
+// rules (RG02xx) and the coverage of its Applications (RG0007, RG0009) and
+// of the cluster itself (RG0100).
+type Check struct {
+	Cluster   *Cluster
 	Analyzers []analysis.Analyzer
-	// Cluster is what is known of the target clusters (Kubernetes version,
-	// API versions, CRDs) for the validation analyzers.
-	Cluster analysis.Cluster
+}
+
+// CheckOptions are what the projects' rules are checked with.
+type CheckOptions struct {
+	// CRDs are the target cluster's CustomResourceDefinitions (which kinds
+	// are namespaced).
+	CRDs []*manifest.Object
 	// Now is when the projects' sync windows are evaluated.
 	Now time.Time
 }
 
-// ClusterOutcome is the analysis of one cluster.
-type ClusterOutcome struct {
-	Cluster *Cluster
-	*pipeline.Outcome
-}
-
-// Analyze runs the analysis once per cluster over all its Applications'
-// objects, with the unrendered scopes of what could not be rendered, and
-// names each finding's Application.
-func Analyze(ctx context.Context, r *Result, opts AnalyzeOptions) ([]ClusterOutcome, error) {
-	cfg, err := pipeline.LoadConfig(opts.ConfigFile, r.RepoRoot, r.RepoRoot)
-	if err != nil {
-		return nil, err
-	}
-	noTransforms := *cfg
-	noTransforms.Transforms = nil
-	var out []ClusterOutcome
+// Checks are the analyses of the build, one per destination cluster in
+// order of server. The cluster that holds the ApplicationSets (in-cluster,
+// if present) also reports those that failed, and what the AppProjects
+// themselves get wrong.
+func (r *Result) Checks(opts CheckOptions) []Check {
 	clusters := r.Clusters()
-	home := 0 // the cluster that holds the ApplicationSets: in-cluster if present
+	home := 0
 	for i, c := range clusters {
 		if c.Server == inClusterServer {
 			home = i
 		}
 	}
 	projects := checkProjects(r, opts)
+	out := make([]Check, 0, len(clusters))
 	for i, c := range clusters {
 		rules, notices := projects.forCluster(c)
 		c.Notices = append(c.Notices, notices...)
@@ -221,27 +208,24 @@ func Analyze(ctx context.Context, r *Result, opts AnalyzeOptions) ([]ClusterOutc
 			c.Notices = append(c.Notices, projects.general...)
 		}
 		holding, notRendered := unbuiltRouting(c)
-		analyzers := append(slices.Clone(opts.Analyzers), rules, coverage.Apps{Apps: coverageApps(c, r, i == home)},
+		out = append(out, Check{Cluster: c, Analyzers: []analysis.Analyzer{rules, coverage.Apps{Apps: coverageApps(c, r, i == home)},
 			coverage.NothingChecked{Object: analysis.ObjectRef{Kind: "Cluster", Name: c.Name()},
 				What:    fmt.Sprintf("cluster %s (%d Applications, %d objects)", c.Name(), len(c.Apps), c.Set.Len()),
-				Holding: holding, NotRendered: notRendered})
-		o, err := pipeline.Run(ctx, pipeline.Request{Objects: c.Set, AppDir: r.RepoRoot, RepoRoot: r.RepoRoot, Config: &noTransforms,
-			Overrides: pipeline.Overrides{FailOn: opts.FailOn}, Analyze: true, DefaultNamespace: "default",
-			Context: opts.Context, Plugins: opts.Plugins, Analyzers: analyzers, Unrendered: c.Unrendered, Cluster: opts.Cluster})
-		if err != nil {
-			return nil, fmt.Errorf("cluster %s: %w", c.Name(), err)
-		}
-		for i, f := range o.Findings {
-			if f.App != "" {
-				continue
-			}
-			k := manifest.Key{Group: f.Object.Group(), Kind: f.Object.Kind, Namespace: f.Object.Namespace, Name: f.Object.Name}
-			o.Findings[i].App = c.Owner[k]
-		}
-		o.Notices = append(slices.Clone(c.Notices), o.Notices...)
-		out = append(out, ClusterOutcome{Cluster: c, Outcome: o})
+				Holding: holding, NotRendered: notRendered}}})
 	}
-	return out, nil
+	return out
+}
+
+// Attribute names the Application of each finding that names none: the
+// one that renders its object.
+func (c *Cluster) Attribute(fs []analysis.Finding) {
+	for i, f := range fs {
+		if f.App != "" {
+			continue
+		}
+		k := manifest.Key{Group: f.Object.Group(), Kind: f.Object.Kind, Namespace: f.Object.Namespace, Name: f.Object.Name}
+		fs[i].App = c.Owner[k]
+	}
 }
 
 // unbuiltRouting lists the cluster's Applications that did not render

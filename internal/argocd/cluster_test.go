@@ -1,7 +1,6 @@
 package argocd
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -77,10 +76,7 @@ func TestAnalyzeClusterAsOne(t *testing.T) {
 		"argocd/eu.yaml":        eu,
 	})
 	res := build(t, root, Options{}, "argocd")
-	outs, err := Analyze(context.Background(), res, AnalyzeOptions{FailOn: analysis.FailOnError})
-	if err != nil {
-		t.Fatal(err)
-	}
+	outs := analyzeClusters(t, res)
 	var servers []string
 	byApp := map[string][]analysis.Finding{}
 	for _, o := range outs {

@@ -9,7 +9,7 @@ import (
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // AppContext is the cluster view of one Application, for `cmp generate`:
@@ -21,7 +21,7 @@ type AppContext struct {
 	Cluster    string       // its destination cluster's server
 	Objects    *manifest.Set
 	Unrendered []analysis.UnrenderedScope
-	Notices    []pipeline.Notice
+	Notices    []notice.Notice
 	// Projects are the AppProjects of the build (and Options.Projects).
 	Projects *project.Index
 	clusters []appset.Cluster
@@ -56,7 +56,7 @@ func ContextFor(ctx context.Context, opts Options, key string) (*AppContext, err
 	for _, a := range res.Apps {
 		for _, s := range a.Sources {
 			if s.Skipped != "" {
-				out.Notices = append(out.Notices, pipeline.Notice{Level: pipeline.LevelNote, Text: fmt.Sprintf(
+				out.Notices = append(out.Notices, notice.Notice{Level: notice.Note, Text: fmt.Sprintf(
 					"cluster view: Application %s: source %d skipped: %s", a.App.Key(), s.Index+1, s.Skipped)})
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // isKustomization reports whether a file name is one Kustomize reads as a
@@ -92,13 +92,13 @@ func (b *builder) declared(found *scanned) []*manifest.Object {
 			continue
 		}
 		if why := fragmentReason(o, found.patches); why != "" {
-			b.note(pipeline.LevelWarning, "%s: Application %s looks like a patch fragment (%s), not an Application Argo CD could sync; skipped", o.Source, o.Name, why)
+			b.note(notice.Warning, "%s: Application %s looks like a patch fragment (%s), not an Application Argo CD could sync; skipped", o.Source, o.Name, why)
 			continue
 		}
 		key := cmp.Or(o.Namespace, b.opts.AppNamespace) + "/" + o.Name
 		if first := sameApplication(byKey[key], o); first != nil {
 			if first.Source != o.Source {
-				b.note(pipeline.LevelNote, "Application %s is declared twice with the same spec (%s and %s); analyzed once, from %s", key, first.Source, o.Source, first.Source)
+				b.note(notice.Note, "Application %s is declared twice with the same spec (%s and %s); analyzed once, from %s", key, first.Source, o.Source, first.Source)
 			}
 			continue
 		}
@@ -162,7 +162,7 @@ func (b *builder) markTwins(byKey map[string][]*manifest.Object) {
 			b.twins[o] = tag
 			where = append(where, tag)
 		}
-		b.note(pipeline.LevelNote, "%d different Applications are named %s (%s), one per Argo CD instance or environment; each is analyzed, and findings name it as %s@FILE",
+		b.note(notice.Note, "%d different Applications are named %s (%s), one per Argo CD instance or environment; each is analyzed, and findings name it as %s@FILE",
 			len(objs), key, strings.Join(where, ", "), key)
 	}
 }

@@ -1,7 +1,6 @@
 package argocd
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -13,10 +12,7 @@ import (
 // of each Application key.
 func analyzeByApp(t *testing.T, res *Result) map[string][]analysis.Finding {
 	t.Helper()
-	outs, err := Analyze(context.Background(), res, AnalyzeOptions{FailOn: analysis.FailOnError})
-	if err != nil {
-		t.Fatal(err)
-	}
+	outs := analyzeClusters(t, res)
 	byApp := map[string][]analysis.Finding{}
 	for _, o := range outs {
 		for _, f := range o.Findings {

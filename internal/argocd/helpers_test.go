@@ -7,8 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/routeguard/routeguard/internal/analysis"
+	argocmp "github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
 )
 
 // repoURL is what the fixtures' Applications call this repository.
@@ -42,11 +47,32 @@ func build(t *testing.T, root string, opts Options, roots ...string) *Result {
 	for _, r := range roots {
 		opts.Roots = append(opts.Roots, filepath.Join(root, filepath.FromSlash(r)))
 	}
+	if opts.RenderPlugin == nil {
+		opts.RenderPlugin = renderPlugin
+	}
 	res, err := Build(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
 	return res
+}
+
+// renderPlugin renders a source of routeguard's plugin as internal/action
+// does: render, then the pipeline's substitution and transforms.
+func renderPlugin(ctx context.Context, req argocmp.Request) (*manifest.Set, error) {
+	res, err := render.Render(ctx, req.Render)
+	if err != nil {
+		return nil, err
+	}
+	ch := pipeline.Changes{Overrides: pipeline.Overrides{Weights: req.Weights}}
+	if len(req.Variables) > 0 {
+		ch.Substitution = &pipeline.Substitution{Variables: req.Variables, Strict: true, Namespace: req.Namespace, Origin: argocmp.VariablesOrigin}
+	}
+	out, err := pipeline.Prepare(ctx, pipeline.Input{Objects: res.Set, AppDir: filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path)), RepoRoot: res.RepoRoot}, ch)
+	if err != nil {
+		return nil, err
+	}
+	return out.Set, nil
 }
 
 func appKeys(res *Result) []string {
@@ -151,4 +177,34 @@ spec:
 
 func configMap(name string) string {
 	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  k: v\n"
+}
+
+// clusterOutcome is the analysis of one destination cluster.
+type clusterOutcome struct {
+	Cluster *Cluster
+	*pipeline.Outcome
+}
+
+// analyzeClusters analyzes each cluster of res as `argocd analyze` does
+// (internal/action): its objects with its coverage analyzers and
+// unrendered scopes, findings named by Application.
+func analyzeClusters(t *testing.T, res *Result) []clusterOutcome {
+	t.Helper()
+	cfg, err := pipeline.LoadConfig("", res.RepoRoot, res.RepoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Transforms = nil
+	var out []clusterOutcome
+	for _, check := range res.Checks(CheckOptions{Now: time.Now()}) {
+		c := check.Cluster
+		o, err := pipeline.Run(context.Background(), pipeline.Input{Objects: c.Set, AppDir: res.RepoRoot, RepoRoot: res.RepoRoot, Config: cfg},
+			pipeline.Changes{}, pipeline.Analysis{FailOn: analysis.FailOnError, DefaultNamespace: "default", Analyzers: check.Analyzers, Unrendered: c.Unrendered})
+		if err != nil {
+			t.Fatalf("cluster %s: %v", c.Name(), err)
+		}
+		c.Attribute(o.Findings)
+		out = append(out, clusterOutcome{Cluster: c, Outcome: o})
+	}
+	return out
 }

@@ -11,7 +11,6 @@ import (
 
 	argocmp "github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
 )
 
 // renderPlugin renders a plugin source. routeguard's own plugin is run as
@@ -57,15 +56,14 @@ func (b *builder) renderPlugin(ctx context.Context, app *Application, src Source
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", name, err)
 	}
-	req := build.Request(s, appDir, b.opts.Plugins)
+	if b.opts.RenderPlugin == nil {
+		return nil, fmt.Errorf("plugin %s: no renderer for routeguard's plugin was given", name)
+	}
+	req := build.Request(s, appDir)
 	req.Render.RepoRoot = b.repo.root
 	req.Render.Self = b.opts.Self
 	req.Render.MaxFileBytes = b.opts.MaxFileBytes
-	out, err := pipeline.Run(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return out.Set, nil
+	return b.opts.RenderPlugin(ctx, req)
 }
 
 func (b *builder) isRouteguardPlugin(name string) bool {

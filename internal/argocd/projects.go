@@ -13,7 +13,7 @@ import (
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/argocd/project"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // The AppProjects of a build and the rules they apply to its
@@ -30,7 +30,7 @@ func (b *builder) projectIndex(found *scanned) *project.Index {
 		}
 		p, err := project.Decode(o, origin)
 		if err != nil {
-			b.note(pipeline.LevelWarning, "%v; its rules are not checked", err)
+			b.note(notice.Warning, "%v; its rules are not checked", err)
 			return
 		}
 		x.Add(p, rank)
@@ -38,7 +38,7 @@ func (b *builder) projectIndex(found *scanned) *project.Index {
 	for _, o := range found.projects {
 		if kust := patchedBy(o.Source.File, found.projectPatches); kust != "" {
 			// What Argo CD gets is the kustomization's output, not the file.
-			b.note(pipeline.LevelWarning, "AppProject %s (%s) is patched by %s, so Argo CD's copy differs from the file; it is not used (give the built project with --project-file)",
+			b.note(notice.Warning, "AppProject %s (%s) is patched by %s, so Argo CD's copy differs from the file; it is not used (give the built project with --project-file)",
 				o.Name, o.Source, kust)
 			continue
 		}
@@ -66,13 +66,13 @@ func (b *builder) projectIndex(found *scanned) *project.Index {
 type projectCheck struct {
 	checker *project.Checker
 	byApp   map[string][]analysis.Finding
-	notices map[string][]pipeline.Notice // by cluster server
-	general []pipeline.Notice            // about the projects themselves
+	notices map[string][]notice.Notice // by cluster server
+	general []notice.Notice            // about the projects themselves
 }
 
 // checkProjects applies each Application's project to it and to what it
 // renders.
-func checkProjects(r *Result, opts AnalyzeOptions) *projectCheck {
+func checkProjects(r *Result, opts CheckOptions) *projectCheck {
 	var sets []*manifest.Set
 	for _, a := range r.Apps {
 		if a.Set != nil {
@@ -80,9 +80,9 @@ func checkProjects(r *Result, opts AnalyzeOptions) *projectCheck {
 		}
 	}
 	scopes := project.NewScopes(sets...)
-	scopes.AddCRDs(opts.Cluster.CRDs)
+	scopes.AddCRDs(opts.CRDs)
 	pc := &projectCheck{checker: &project.Checker{Projects: r.Projects, Scopes: scopes, Now: opts.Now},
-		byApp: map[string][]analysis.Finding{}, notices: map[string][]pipeline.Notice{}}
+		byApp: map[string][]analysis.Finding{}, notices: map[string][]notice.Notice{}}
 	if r.Projects == nil {
 		return pc
 	}
@@ -103,7 +103,7 @@ func checkProjects(r *Result, opts AnalyzeOptions) *projectCheck {
 	pc.general = append(pc.general, r.Projects.Notices()...)
 	for _, why := range slices.Sorted(mapsKeys(unchecked)) {
 		keys := unchecked[why]
-		pc.general = append(pc.general, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+		pc.general = append(pc.general, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 			"AppProject rules not checked for %s: %s", countApps(keys), why)})
 	}
 	return pc
@@ -188,7 +188,7 @@ func (p projectFindings) Analyze(_ context.Context, c *analysis.Context) error {
 }
 
 // forCluster returns the analyzer of c's Applications and their notices.
-func (pc *projectCheck) forCluster(c *Cluster) (analysis.Analyzer, []pipeline.Notice) {
+func (pc *projectCheck) forCluster(c *Cluster) (analysis.Analyzer, []notice.Notice) {
 	var fs []analysis.Finding
 	for _, a := range c.Apps {
 		fs = append(fs, pc.byApp[a.App.Key()]...)
@@ -235,8 +235,8 @@ func (r cmpProjectRules) Analyze(_ context.Context, c *analysis.Context) error {
 
 // CheckProjects applies every Application's project without analyzing
 // (argocd build): what it refuses, and the notices.
-func CheckProjects(r *Result, now time.Time) ([]analysis.Finding, []pipeline.Notice) {
-	pc := checkProjects(r, AnalyzeOptions{Now: now})
+func CheckProjects(r *Result, now time.Time) ([]analysis.Finding, []notice.Notice) {
+	pc := checkProjects(r, CheckOptions{Now: now})
 	var fs []analysis.Finding
 	for _, a := range r.Apps {
 		fs = append(fs, pc.byApp[a.App.Key()]...)

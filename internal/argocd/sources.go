@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -212,7 +212,7 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 	// Argo CD decodes with sigs.k8s.io/yaml: a key defined twice keeps its
 	// last value, so the app renders (and syncs); say so, never fail it.
 	dup := func(k manifest.DuplicateKey) {
-		b.note(pipeline.LevelWarning, "Application %s: %s", app.Key(), k)
+		b.note(notice.Warning, "Application %s: %s", app.Key(), k)
 	}
 	opts.Directory = render.DirectoryOptions{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, SkipNonManifests: true, DuplicateKey: dup,
 		Jsonnet: render.JsonnetOptions{ExtVars: conv(d.Jsonnet.ExtVars), TLAs: conv(d.Jsonnet.TLAs), Libs: d.Jsonnet.Libs}}
@@ -221,7 +221,7 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 		return nil, err
 	}
 	for _, w := range res.Warnings {
-		b.note(pipeline.LevelWarning, "Application %s: %s", app.Key(), w)
+		b.note(notice.Warning, "Application %s: %s", app.Key(), w)
 	}
 	return res.Set, nil
 }
@@ -234,6 +234,6 @@ func (b *builder) baseOptions(app *Application, appDir string) render.Options {
 		// Argo CD applies the last of an object rendered twice and shows a
 		// RepeatedResourceWarning: say so, never fail the Application.
 		RepeatedObject: func(d *manifest.DuplicateError) {
-			b.note(pipeline.LevelWarning, "Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
+			b.note(notice.Warning, "Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
 		}}
 }

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/confine"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/routing"
 )
 
@@ -21,10 +21,10 @@ const maxRoutingScan = 2000
 // Unbuilt lists the Applications that did not render, were skipped or
 // rendered partly, and the ApplicationSets that could not be expanded,
 // with what each holds of routing as far as this repository shows it.
-func (r *Result) Unbuilt() []pipeline.Unbuilt {
-	var out []pipeline.Unbuilt
+func (r *Result) Unbuilt() []notice.Unbuilt {
+	var out []notice.Unbuilt
 	for _, a := range r.Apps {
-		u := pipeline.Unbuilt{What: "Application " + a.App.Key(), Where: a.App.Source.String(), RoutingFiles: a.RoutingFiles,
+		u := notice.Unbuilt{What: "Application " + a.App.Key(), Where: a.App.Source.String(), RoutingFiles: a.RoutingFiles,
 			ChartNotFetched: a.Status() != "failed" && slices.ContainsFunc(a.Sources, func(s SourceResult) bool { return s.ChartNotFetched })}
 		switch a.Status() {
 		case "failed":
@@ -44,9 +44,9 @@ func (r *Result) Unbuilt() []pipeline.Unbuilt {
 	for _, s := range r.AppSets {
 		switch {
 		case s.Err != nil:
-			out = append(out, pipeline.Unbuilt{What: "ApplicationSet " + s.Key, Where: s.Object.Source.String(), Why: "does not expand: " + s.Err.Error()})
+			out = append(out, notice.Unbuilt{What: "ApplicationSet " + s.Key, Where: s.Object.Source.String(), Why: "does not expand: " + s.Err.Error()})
 		case s.Skipped != "":
-			out = append(out, pipeline.Unbuilt{What: "ApplicationSet " + s.Key, Where: s.Object.Source.String(), Why: "not expanded here: " + s.Skipped})
+			out = append(out, notice.Unbuilt{What: "ApplicationSet " + s.Key, Where: s.Object.Source.String(), Why: "not expanded here: " + s.Skipped})
 		}
 	}
 	return out

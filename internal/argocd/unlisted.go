@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // dropUnlisted leaves out the Applications no Argo CD creates: one that a
@@ -47,7 +47,7 @@ func (b *builder) dropUnlisted() {
 		if by == "" {
 			continue
 		}
-		b.notices = append(b.notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: "Application " + key + " (" + r.App.Source.String() +
+		b.notices = append(b.notices, notice.Notice{Level: notice.Warning, Text: "Application " + key + " (" + r.App.Source.String() +
 			") is in " + dir + ", which Application " + by + " renders without it (its kustomization.yaml does not list the file, or the directory source excludes it): Argo CD does not create it; skipped. If it is applied by hand, analyze it alone: routeguard argocd analyze --repo-url URL " + r.App.Source.File})
 		b.drop(key)
 	}

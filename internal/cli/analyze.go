@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/action"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/report"
 )
 
@@ -24,7 +24,7 @@ Prints the report on stdout; exit 1 when a finding reaches the failing severity.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := a.Run(cmd.Context(), env.action(), args)
 			if res != nil {
-				pipeline.WriteNotices(env.Stderr, res.Notices)
+				notice.Write(env.Stderr, res.Notices)
 			}
 			if err != nil {
 				return fail("%v", err)

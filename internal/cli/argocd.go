@@ -8,7 +8,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/report"
 )
 
@@ -60,14 +60,14 @@ nothing on stdout, when an Application does not render.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := a.Run(cmd.Context(), env.action(), args)
 			if res != nil {
-				pipeline.WriteNotices(env.Stderr, res.Notices)
+				notice.Write(env.Stderr, res.Notices)
 			}
 			if err != nil {
 				return fail("%v", err)
 			}
-			pipeline.WriteNotices(env.Stderr, res.ProjectNotices)
+			notice.Write(env.Stderr, res.ProjectNotices)
 			fmt.Fprintf(env.Stderr, "routeguard: %s\n", res.Summary)
-			pipeline.WriteUnbuilt(env.Stderr, res.Build.Unbuilt(), 20)
+			notice.WriteUnbuilt(env.Stderr, res.Build.Unbuilt(), 20)
 			return writeStdout(env, res.Manifests)
 		},
 	}
@@ -91,9 +91,9 @@ exit 1 when a finding reaches the failing severity.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := a.Run(cmd.Context(), env.action(), args)
 			if res != nil {
-				pipeline.WriteNotices(env.Stderr, res.Notices)
+				notice.Write(env.Stderr, res.Notices)
 				fmt.Fprintf(env.Stderr, "routeguard: %s\n", res.Summary)
-				pipeline.WriteUnbuilt(env.Stderr, res.Build.Unbuilt(), 20)
+				notice.WriteUnbuilt(env.Stderr, res.Build.Unbuilt(), 20)
 			}
 			if err != nil {
 				return fail("%v", err)

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/action"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 func newCMPGenerateCommand(env *Env) *cobra.Command {
@@ -31,7 +31,7 @@ func cmpGenerate(ctx context.Context, env *Env) cmpOutcome {
 		return cmpFail(ExitError, "%v", err)
 	}
 	var notes bytes.Buffer // plugin notes and failures, for stderr
-	pipeline.WriteNotices(&notes, res.Notices)
+	notice.Write(&notes, res.Notices)
 	if res.PluginFailed {
 		// A plugin failed and plugins.onError says fail: no manifests.
 		return cmpOutcome{stderr: notes.Bytes(), code: ExitError}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/routemap"
 )
@@ -71,7 +71,7 @@ func (d *diffReport) run(env *Env, diff func() (*routediff.Result, error)) error
 	if err != nil {
 		return fail("%v", err)
 	}
-	pipeline.WriteNotices(env.Stderr, res.Notices)
+	notice.Write(env.Stderr, res.Notices)
 	var buf bytes.Buffer
 	switch d.output {
 	case "json":

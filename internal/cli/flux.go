@@ -12,7 +12,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/flux"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/report"
 )
@@ -47,18 +47,14 @@ analysis) on stdout and a summary on stderr.`,
 				progress.done(res.Tree)
 				if res.Objects != nil {
 					fmt.Fprintf(env.Stderr, "routeguard: flux build: %s\n", res.Summary)
-					var notices []pipeline.Notice
-					for _, n := range res.Tree.Notices {
-						notices = append(notices, pipeline.Notice{Level: pipeline.Level(n.Level), Text: n.Text})
-					}
-					pipeline.WriteNotices(env.Stderr, notices)
+					notice.Write(env.Stderr, res.Tree.Notices)
 					limit := 20
 					if verbose {
 						limit = 0
 					}
-					pipeline.WriteUnbuilt(env.Stderr, pipeline.FluxUnbuilt(res.Tree), limit)
+					notice.WriteUnbuilt(env.Stderr, res.Tree.Unbuilt(), limit)
 				}
-				pipeline.WriteNotices(env.Stderr, res.Notices)
+				notice.Write(env.Stderr, res.Notices)
 			}
 			if err != nil {
 				return fail("%v", err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 func newPostrenderCommand(env *Env) *cobra.Command {
@@ -50,7 +50,7 @@ transforms of .routeguard.yaml (or --weights) run next; then the analysis.`,
 			}
 			if a.Analyze {
 				// Findings go to stderr: stdout carries only manifests.
-				pipeline.WriteNotices(env.Stderr, res.Notices)
+				notice.Write(env.Stderr, res.Notices)
 				env.Stderr.Write(res.Report)
 				if res.PluginFailed {
 					return exitWith(ExitError)

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/action"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 func newRenderCommand(env *Env) *cobra.Command {
@@ -24,7 +24,7 @@ of YAML/JSON manifests. Prints the objects on stdout.`,
 				return fail("%v", err)
 			}
 			for _, w := range res.Result.Warnings {
-				pipeline.WriteNotices(env.Stderr, []pipeline.Notice{{Level: pipeline.LevelWarning, Text: w}})
+				notice.Write(env.Stderr, []notice.Notice{{Level: notice.Warning, Text: w}})
 			}
 			return writeStdout(env, res.Manifests)
 		},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // Status is what became of a node.
@@ -62,7 +63,7 @@ type Node struct {
 	synthetic bool
 	dependsOn []manifest.Key
 	findings  []analysis.Finding
-	notices   []Notice
+	notices   []notice.Notice
 	// clusterSources: substituteFrom/valuesFrom sources only the cluster has.
 	clusterSources []*clusterSource
 	// mutatedBy names the substitution webhook whose variables the node
@@ -87,12 +88,6 @@ func (n *Node) String() string { return n.Object.String() }
 // describe names the node and where its object comes from.
 func (n *Node) describe() string {
 	return fmt.Sprintf("%s (%s)", n.Object, n.Object.Source)
-}
-
-// Notice is something the user should know that is not a finding.
-type Notice struct {
-	Level string // "note" or "warning"
-	Text  string
 }
 
 // The skip kinds of a HelmRelease whose chart (or the chart's

@@ -10,6 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // resourceSetTree is a cluster directory applying the ResourceSets of rsets
@@ -185,8 +186,8 @@ spec:
 		!strings.Contains(mixed.Partial[0], "ResourceSetInputProvider flux-system/branches (type GitHubBranch)") {
 		t.Fatalf("mixed: status %s, objects %v, partial %v, unrendered %v", mixed.Status, names, mixed.Partial, mixed.Unrendered)
 	}
-	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
-		return n.Level == "warning" && strings.Contains(n.Text, "ResourceSet flux-system/mixed (clusters/home/rsets.yaml:") && strings.Contains(n.Text, "is built without part of it")
+	if !slices.ContainsFunc(res.Notices, func(n notice.Notice) bool {
+		return n.Level == notice.Warning && strings.Contains(n.Text, "ResourceSet flux-system/mixed (clusters/home/rsets.yaml:") && strings.Contains(n.Text, "is built without part of it")
 	}) {
 		t.Errorf("no warning for the partial ResourceSet: %+v", res.Notices)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/routing"
 )
 
@@ -35,7 +36,7 @@ type Result struct {
 	Unrendered []analysis.UnrenderedScope
 	// Notices are for the user: sources only the cluster has and the
 	// placeholders substituted for them, files left out of the scan.
-	Notices []Notice
+	Notices []notice.Notice
 	// SkippedFiles are the YAML files of the entry directory that hold no
 	// Kubernetes objects (named in verbose output).
 	SkippedFiles []string
@@ -122,7 +123,7 @@ func (b *builder) result() *Result {
 	}
 	r.unreadRouting = func() []string { return b.unreadRouting(order) }
 	for _, text := range b.selfNotes {
-		r.Notices = append(r.Notices, Notice{Level: "note", Text: text})
+		r.Notices = append(r.Notices, notice.Notice{Level: notice.Note, Text: text})
 	}
 	if w := b.webhook(); w != nil {
 		mutated := 0
@@ -131,7 +132,7 @@ func (b *builder) result() *Result {
 				mutated++
 			}
 		}
-		r.Notices = append(r.Notices, Notice{Level: "note", Text: webhookNote(w, mutated)})
+		r.Notices = append(r.Notices, notice.Notice{Level: notice.Note, Text: webhookNote(w, mutated)})
 	}
 	sources := map[string]*clusterUse{}
 	for _, n := range order {
@@ -149,7 +150,7 @@ func (b *builder) result() *Result {
 			if len(n.Partial) > 0 {
 				r.Stats.Partial++
 				for _, p := range n.Partial {
-					r.Notices = append(r.Notices, Notice{Level: "warning", Text: fmt.Sprintf("%s (%s) is built without part of it: %s", n, n.Object.Source, p)})
+					r.Notices = append(r.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf("%s (%s) is built without part of it: %s", n, n.Object.Source, p)})
 				}
 			}
 		case Skipped:
@@ -216,7 +217,7 @@ func (b *builder) result() *Result {
 		u := sources[k]
 		if u.src.Why == whyBuiltAlone {
 			if len(u.vars) > 0 {
-				r.Notices = append(r.Notices, Notice{Level: "warning", Text: fmt.Sprintf(
+				r.Notices = append(r.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 					"built alone, %d Kustomizations use variables that a parent Kustomization would supply (by a patch adding substituteFrom, or postBuild.substitute): %s; routeguard substituted placeholders %s<name> for them instead of failing; give their values with --var NAME=VALUE or --vars-file, or build the tree from its cluster directory (--all)",
 					u.users, strings.Join(slices.Sorted(maps.Keys(u.vars)), ", "), PlaceholderPrefix)})
 			}
@@ -232,7 +233,7 @@ func (b *builder) result() *Result {
 		} else if u.src.values {
 			text += "; rendered without those values"
 		}
-		r.Notices = append(r.Notices, Notice{Level: "note", Text: text})
+		r.Notices = append(r.Notices, notice.Notice{Level: notice.Note, Text: text})
 	}
 	sort.SliceStable(r.Findings, func(i, j int) bool { return r.Findings[i].Source.String() < r.Findings[j].Source.String() })
 	return r

@@ -14,6 +14,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/field"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // homeLab is a repository of the shape flux bootstrap and the
@@ -276,7 +277,7 @@ func TestBuildTreeHomeLab(t *testing.T) {
 	if !generated {
 		t.Errorf("configMapGenerator output missing")
 	}
-	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+	if !slices.ContainsFunc(res.Notices, func(n notice.Notice) bool {
 		return strings.Contains(n.Text, "Secret flux-system/cluster-secrets is made in the cluster by ExternalSecret flux-system/cluster-secrets") && strings.Contains(n.Text, "SECRET_HOST")
 	}) {
 		t.Errorf("no notice for the cluster-only Secret: %+v", res.Notices)
@@ -517,7 +518,7 @@ spec: {secretStoreRef: {kind: ClusterSecretStore, name: vault}, target: {name: l
 	if f := findingsWith(res, analysis.CodeClusterOnlySource, "Kustomization flux-system/b-makes"); len(f) != 1 || !strings.Contains(f[0].Message, "ConfigMap flux-system/never-there") {
 		t.Errorf("b-makes: %+v", f)
 	}
-	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+	if !slices.ContainsFunc(res.Notices, func(n notice.Notice) bool {
 		return strings.Contains(n.Text, "Secret flux-system/late-secret is made in the cluster by ExternalSecret flux-system/late-secret") && strings.Contains(n.Text, "HOST")
 	}) {
 		t.Errorf("notices: %+v", res.Notices)
@@ -972,7 +973,7 @@ func TestBuildTreeFluxInstanceSyncSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, built := res.Objects.Lookup("", "ConfigMap", "web", "web")
-			note := slices.ContainsFunc(res.Notices, func(n Notice) bool {
+			note := slices.ContainsFunc(res.Notices, func(n notice.Notice) bool {
 				return strings.Contains(n.Text, "GitRepository flux-system/homelab-ops, which the cluster directory's Kustomizations build from") && strings.Contains(n.Text, "--source GitRepository/flux-system/homelab-ops=DIR")
 			})
 			if built != tc.built || note != tc.built {
@@ -1057,7 +1058,7 @@ spec:
 		"Secret blog/cluster-secrets is made in the cluster by ClusterExternalSecret cluster-secrets:",
 		"Secret external-secrets/cluster-secrets is made in the cluster by ClusterExternalSecret cluster-secrets, which this Kustomization applies",
 	} {
-		if !slices.ContainsFunc(res.Notices, func(n Notice) bool { return strings.HasPrefix(n.Text, want) }) {
+		if !slices.ContainsFunc(res.Notices, func(n notice.Notice) bool { return strings.HasPrefix(n.Text, want) }) {
 			t.Errorf("no notice %q in %+v", want, res.Notices)
 		}
 	}
@@ -1284,7 +1285,7 @@ spec: {interval: 1h, path: ./kubernetes/apps, sourceRef: {kind: GitRepository, n
 	if _, ok := res.Objects.Lookup("", "ConfigMap", "web", "web"); !ok {
 		t.Fatalf("cluster-apps not built: %+v", res.Findings)
 	}
-	if !slices.ContainsFunc(res.Notices, func(n Notice) bool {
+	if !slices.ContainsFunc(res.Notices, func(n notice.Notice) bool {
 		return strings.Contains(n.Text, "GitRepository flux-system/flux-system, which no file of the tree declares")
 	}) {
 		t.Errorf("no note: %+v", res.Notices)

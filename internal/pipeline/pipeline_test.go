@@ -12,17 +12,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/config"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/render"
 )
-
-// TestMain lets the test binary answer Kustomize's helm calls, as the
-// routeguard binary does.
-func TestMain(m *testing.M) {
-	if code, ok := render.ServeHelmShim(context.Background(), os.Args, os.Getenv, os.Stdout, os.Stderr); ok {
-		os.Exit(code)
-	}
-	os.Exit(m.Run())
-}
 
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
@@ -127,8 +117,8 @@ func TestRunObjectsFailOn(t *testing.T) {
 		{"flag wins", analysis.FailOnError, analysis.FailOnError, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Run(context.Background(), Request{Objects: objects(t, route+otherService), AppDir: repo, RepoRoot: repo,
-				Overrides: Overrides{FailOn: tc.override}, Analyze: true})
+			out, err := Run(context.Background(), Input{Objects: objects(t, route+otherService), AppDir: repo, RepoRoot: repo},
+				Changes{}, Analysis{FailOn: tc.override})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,40 +132,6 @@ func TestRunObjectsFailOn(t *testing.T) {
 	}
 }
 
-// A context path rendered by Kustomize helmCharts resolves references, for
-// objects at hand as for rendered apps (flux build used to render context
-// paths without the helm shim).
-func TestRunContextPathWithHelmCharts(t *testing.T) {
-	repo := writeTree(t, map[string]string{
-		".routeguard.yaml":               "contextPaths: [backend]\n",
-		"backend/kustomization.yaml":     "helmCharts:\n  - name: web\n    releaseName: web\n    namespace: shop\n",
-		"backend/charts/web/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 0.1.0\n",
-		"backend/charts/web/values.yaml": "{}\n",
-		"backend/charts/web/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: {{ .Release.Namespace }}\n" +
-			"spec:\n  ports:\n    - port: 80\n",
-	})
-	for _, objs := range []bool{true, false} {
-		req := Request{Analyze: true}
-		if objs {
-			req.Objects, req.AppDir, req.RepoRoot = objects(t, route), repo, repo
-		} else {
-			if err := os.WriteFile(filepath.Join(repo, "route.yaml"), []byte(route), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			req.Render = &render.Options{Path: repo, RepoRoot: repo}
-		}
-		out, err := Run(context.Background(), req)
-		if err != nil {
-			t.Fatalf("objects=%v: %v", objs, err)
-		}
-		for _, f := range out.Findings {
-			if f.Code == analysis.CodeBackendNotFound || f.Code == analysis.CodeUnresolvedOutside {
-				t.Fatalf("objects=%v: the Service of the context path was not seen: %v", objs, codes(out.Findings))
-			}
-		}
-	}
-}
-
 func TestRunSubstitutionAndTransforms(t *testing.T) {
 	repo := writeTree(t, map[string]string{".routeguard.yaml": "transforms:\n  syncWaves: true\n"})
 	in := objects(t, service+"---\n"+`apiVersion: v1
@@ -183,8 +139,8 @@ kind: ConfigMap
 metadata: {name: c, namespace: shop}
 data: {host: "api.${domain}"}
 `)
-	out, err := Run(context.Background(), Request{Objects: in, AppDir: repo, RepoRoot: repo,
-		Substitution: &Substitution{Variables: map[string]string{"domain": "example.com"}, Strict: true, Namespace: "shop"}})
+	out, err := Prepare(context.Background(), Input{Objects: in, AppDir: repo, RepoRoot: repo},
+		Changes{Substitution: &Substitution{Variables: map[string]string{"domain": "example.com"}, Strict: true, Namespace: "shop"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,10 +149,10 @@ data: {host: "api.${domain}"}
 		t.Fatalf("not substituted: %v", cm)
 	}
 	if out.Findings != nil {
-		t.Fatal("analysis ran without Analyze")
+		t.Fatal("Prepare ran the analysis")
 	}
-	_, err = Run(context.Background(), Request{Objects: in, AppDir: repo, RepoRoot: repo,
-		Substitution: &Substitution{Variables: map[string]string{"other": "x"}, Strict: true, Namespace: "shop"}})
+	_, err = Prepare(context.Background(), Input{Objects: in, AppDir: repo, RepoRoot: repo},
+		Changes{Substitution: &Substitution{Variables: map[string]string{"other": "x"}, Strict: true, Namespace: "shop"}})
 	if err == nil {
 		t.Fatal("strict substitution of an unset variable must fail")
 	}
@@ -231,61 +187,41 @@ func TestLoadConfigFindsAndConfines(t *testing.T) {
 	}
 }
 
-// TestRunRendersNothing: a directory that renders no objects (files that
-// are not Kubernetes objects, or none) is RG0007, not "no findings".
-func TestRunRendersNothing(t *testing.T) {
-	repo := writeTree(t, map[string]string{"notes/todo.yaml": "todo: [upgrade]\n", "README.md": "# app\n"})
-	out, err := Run(context.Background(), Request{Analyze: true, Render: &render.Options{Path: repo, RepoRoot: repo}})
+// The context paths are rendered by the caller's renderer (the pipeline
+// imports no source), merged with the context objects; their objects
+// resolve references and are never reported on. Without a renderer,
+// context paths are an error, never silently left out.
+func TestAnalyzeContext(t *testing.T) {
+	repo := writeTree(t, map[string]string{".routeguard.yaml": "contextPaths: [backend]\n"})
+	var asked []string
+	renderer := func(_ context.Context, cfg *config.Config, root string) (*manifest.Set, error) {
+		for _, cp := range cfg.ContextPaths {
+			asked = append(asked, cp.Path)
+		}
+		if root != repo {
+			t.Errorf("context rendered for %s, want %s", root, repo)
+		}
+		return objects(t, service), nil
+	}
+	in := Input{Objects: objects(t, route+otherService), AppDir: repo, RepoRoot: repo}
+	out, err := Run(context.Background(), in, Changes{}, Analysis{ContextPaths: renderer})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Findings) != 1 || out.Findings[0].Code != analysis.CodeRendersNothing {
-		t.Fatalf("findings %v, want one RG0007", codes(out.Findings))
+	if !reflect.DeepEqual(asked, []string{"backend"}) || slices.ContainsFunc(out.Findings, func(f analysis.Finding) bool {
+		return f.Code == analysis.CodeBackendNotFound || f.Object.Kind == "Service"
+	}) {
+		t.Errorf("context paths %v; findings %v: want the route resolved and nothing on the context", asked, codes(out.Findings))
 	}
-	if f := out.Findings[0]; f.Severity != analysis.SeverityWarning || !strings.Contains(f.Message, "renders no objects") {
-		t.Errorf("finding %+v", f)
+	in.Objects = objects(t, route+otherService)
+	out, err = Run(context.Background(), in, Changes{}, Analysis{ContextPaths: func(context.Context, *config.Config, string) (*manifest.Set, error) {
+		return manifest.NewSet(), nil
+	}, ContextObjects: objects(t, service)})
+	if err != nil || slices.Contains(codes(out.Findings), "RG1101 HTTPRoute shop/web") {
+		t.Errorf("context objects: %v, %v", codes(out.Findings), err)
 	}
-	// Objects given (stdin, postrender) are the caller's: none is not
-	// an app that renders nothing.
-	out, err = Run(context.Background(), Request{Analyze: true, Objects: manifest.NewSet(), AppDir: repo, RepoRoot: repo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Findings) != 0 {
-		t.Errorf("objects given: %v", codes(out.Findings))
-	}
-}
-
-// TestRunFluxObjectsUnbuilt: a Flux HelmRelease among an app's objects
-// installs its chart in the cluster, so a Service its release namespace
-// lacks here cannot be checked (RG0001, with a note) — unless the objects
-// come from `routeguard flux build`, which built the release.
-func TestRunFluxObjectsUnbuilt(t *testing.T) {
-	const release = `---
-apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata: {name: web, namespace: flux-system}
-spec:
-  targetNamespace: shop
-  chart: {spec: {chart: web, sourceRef: {kind: HelmRepository, name: charts}}}
-`
-	repo := writeTree(t, nil)
-	for _, built := range []bool{false, true} {
-		out, err := Run(context.Background(), Request{Analyze: true, Objects: objects(t, route+otherService+release),
-			AppDir: repo, RepoRoot: repo, FluxBuilt: built})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := analysis.CodeUnresolvedOutside
-		if built {
-			want = analysis.CodeBackendNotFound
-		}
-		if !slices.ContainsFunc(out.Findings, func(f analysis.Finding) bool { return f.Code == want && f.Object.Name == "web" }) {
-			t.Errorf("built=%v: want %s for the route's backend: %v", built, want, codes(out.Findings))
-		}
-		noted := slices.ContainsFunc(out.Notices, func(n Notice) bool { return strings.Contains(n.Text, "HelmRelease flux-system/web") })
-		if noted == built {
-			t.Errorf("built=%v: note naming the HelmRelease: %v", built, out.Notices)
-		}
+	in.Objects = objects(t, route)
+	if _, err := Run(context.Background(), in, Changes{}, Analysis{}); err == nil || !strings.Contains(err.Error(), "contextPaths") {
+		t.Errorf("no renderer: %v, want an error naming contextPaths", err)
 	}
 }

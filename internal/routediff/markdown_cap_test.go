@@ -9,6 +9,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routemap"
 	"github.com/routeguard/routeguard/internal/sharedroutes"
@@ -48,7 +49,7 @@ func hostileResult(name string, n int) *Result {
 		res.Objects = append(res.Objects, KindChange{Kind: id, Added: i + 1})
 		res.Removed = append(res.Removed, f)
 		res.NotCompared = append(res.NotCompared, "RG0009 Application argocd/"+id+" at both revisions, not compared: "+id)
-		res.NotBuilt = append(res.NotBuilt, NotBuilt{Revision: "head", Unbuilt: pipeline.Unbuilt{What: "Application argocd/" + id,
+		res.NotBuilt = append(res.NotBuilt, NotBuilt{Revision: "head", Unbuilt: notice.Unbuilt{What: "Application argocd/" + id,
 			Where: id + ".yaml:1", Why: "fails to build: " + id, RoutingFiles: []string{id + "/route.yaml", id + "/gateway.yaml"}}})
 		res.Shared = append(res.Shared, sharedroutes.Item{Change: routemap.Added, Route: "HTTPRoute " + id,
 			RouteOwner: &pipeline.Owner{Kind: "path", Name: id}, Gateway: "Gateway " + id, GatewayOwner: pipeline.Owner{Kind: "path", Name: id},

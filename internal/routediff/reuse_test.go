@@ -15,6 +15,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
 
@@ -156,7 +157,7 @@ func TestNotCompared(t *testing.T) {
 	// RG0100 (no routing object) is not a part left unbuilt: its objects
 	// were compared.
 	if len(got) != 1 || !strings.Contains(got[0].Text, "RG0009 Application argocd/a at both revisions, not compared") ||
-		got[0].Level != pipeline.LevelWarning {
+		got[0].Level != notice.Warning {
 		t.Errorf("notices %+v", got)
 	}
 }

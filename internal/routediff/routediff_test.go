@@ -92,9 +92,18 @@ func commit(t *testing.T, r *git.Repository, msg string) {
 	}
 }
 
+// analyze renders the app (the render source) and takes it through the
+// pipeline, as routeguard diff's action does.
 func analyze(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
-	return pipeline.Run(ctx, pipeline.Request{Analyze: analyze,
-		Render: &render.Options{Path: path, RepoRoot: root, MaxFileBytes: manifest.DefaultMaxFileBytes, Trace: trace}})
+	res, err := render.Render(ctx, render.Options{Path: path, RepoRoot: root, MaxFileBytes: manifest.DefaultMaxFileBytes, Trace: trace})
+	if err != nil {
+		return nil, err
+	}
+	in := pipeline.Input{Objects: res.Set, AppDir: filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path)), RepoRoot: res.RepoRoot, Trace: trace}
+	if !analyze {
+		return pipeline.Prepare(ctx, in, pipeline.Changes{})
+	}
+	return pipeline.Run(ctx, in, pipeline.Changes{}, pipeline.Analysis{})
 }
 
 func run(t *testing.T, dir, base, head string) *Result {

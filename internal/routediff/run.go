@@ -25,6 +25,7 @@ import (
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/gitrev"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/printable"
 	"github.com/routeguard/routeguard/internal/routemap"
@@ -100,9 +101,9 @@ type Result struct {
 	NotBuilt []NotBuilt `json:"notBuilt,omitempty"`
 	// RoutingObjects counts the routing objects built and compared at each
 	// revision.
-	RoutingObjects RoutingObjects    `json:"routingObjectsChecked"`
-	Objects        []KindChange      `json:"otherObjects,omitempty"`
-	Notices        []pipeline.Notice `json:"-"`
+	RoutingObjects RoutingObjects  `json:"routingObjectsChecked"`
+	Objects        []KindChange    `json:"otherObjects,omitempty"`
+	Notices        []notice.Notice `json:"-"`
 	// NotCompared says what could be built at neither revision (the
 	// warnings among Notices), for the pull request comment and JSON.
 	NotCompared []string `json:"notCompared,omitempty"`
@@ -356,11 +357,11 @@ func failed(out *pipeline.Outcome) bool {
 
 // notRendered says which paths render at neither revision: they are not
 // compared, and say so.
-func notRendered(rels []string, base, head map[string]*pipeline.Outcome) []pipeline.Notice {
-	var out []pipeline.Notice
+func notRendered(rels []string, base, head map[string]*pipeline.Outcome) []notice.Notice {
+	var out []notice.Notice
 	for _, rel := range rels {
 		if failed(base[rel]) && failed(head[rel]) {
-			out = append(out, pipeline.Notice{Level: pipeline.LevelWarning,
+			out = append(out, notice.Notice{Level: notice.Warning,
 				Text: head[rel].Findings[0].Message + " (at both revisions: not compared)"})
 		}
 	}
@@ -404,10 +405,10 @@ func eachIndex(n int, fn func(int)) {
 }
 
 // merge puts the outcomes of the paths together, in path order.
-func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []analysis.Finding, []pipeline.Notice, error) {
+func merge(rels []string, outs map[string]*pipeline.Outcome) (*manifest.Set, []analysis.Finding, []notice.Notice, error) {
 	set := manifest.NewSet()
 	var findings []analysis.Finding
-	var notices []pipeline.Notice
+	var notices []notice.Notice
 	for _, rel := range rels {
 		out := outs[rel]
 		if out == nil {
@@ -450,12 +451,12 @@ var uncheckedCodes = map[string]bool{
 // cannot say whether the change touches it, and an empty diff must not
 // read as "nothing changed" there. Paths that do not render in the analyze
 // mode have their own warning (notRendered).
-func notCompared(base, head []analysis.Finding) []pipeline.Notice {
+func notCompared(base, head []analysis.Finding) []notice.Notice {
 	inBase := map[string]bool{}
 	for _, f := range base {
 		inBase[findingKey(f)] = true
 	}
-	var out []pipeline.Notice
+	var out []notice.Notice
 	for _, f := range head {
 		if !uncheckedCodes[f.Code] || f.Analyzer == "diff" || !inBase[findingKey(f)] {
 			continue
@@ -466,7 +467,7 @@ func notCompared(base, head []analysis.Finding) []pipeline.Notice {
 		}
 		msg, _, _ := strings.Cut(f.Message, "\n")
 		msg = printable.Cut(msg, 300)
-		out = append(out, pipeline.Notice{Level: pipeline.LevelWarning,
+		out = append(out, notice.Notice{Level: notice.Warning,
 			Text: fmt.Sprintf("%s %s at both revisions, not compared: %s", f.Code, what, msg)})
 	}
 	return out

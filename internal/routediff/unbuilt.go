@@ -10,6 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routing"
 )
@@ -22,7 +23,7 @@ import (
 // NotBuilt is a part of one revision that was not built, or built partly.
 type NotBuilt struct {
 	Revision string `json:"revision"` // "base" or "head"
-	pipeline.Unbuilt
+	notice.Unbuilt
 }
 
 // notBuilt collects the parts of both revisions that were not built: what
@@ -37,7 +38,7 @@ func notBuilt(rels []string, roots [2]string, outs [2]map[string]*pipeline.Outco
 				continue
 			}
 			if failed(o) {
-				u := pipeline.Unbuilt{What: "path " + rel, Where: rel, Why: o.Findings[0].Message, RoutingFiles: routingFilesIn(roots[i], rel)}
+				u := notice.Unbuilt{What: "path " + rel, Where: rel, Why: o.Findings[0].Message, RoutingFiles: routingFilesIn(roots[i], rel)}
 				out = append(out, NotBuilt{Revision: rev, Unbuilt: u})
 				continue
 			}
@@ -122,13 +123,13 @@ func (r *Result) unchecked() string {
 			s = strings.TrimSuffix(s, ")") + fmt.Sprintf(", and %d more)", len(u)-1)
 		}
 	}
-	var head []pipeline.Unbuilt
+	var head []notice.Unbuilt
 	for _, n := range r.NotBuilt {
 		if n.Revision == "head" {
 			head = append(head, n.Unbuilt)
 		}
 	}
-	if c := pipeline.ChartsNotFetched(head); c.Parts > 0 {
+	if c := notice.ChartsNotFetched(head); c.Parts > 0 {
 		s += fmt.Sprintf("; %d at head because their charts were not fetched (%d routing files or values not checked)", c.Parts, c.Routing)
 	}
 	return s

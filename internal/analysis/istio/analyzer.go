@@ -16,7 +16,7 @@ import (
 // Analyzers is Istio's analyzers as one routeguard analyzer. It is in no
 // registry: the routeguard-istio plugin runs it out of process, and a binary
 // that wants it in process passes it to the pipeline
-// (pipeline.Request.Analyzers), so that importing the analysis packages
+// (pipeline.Analysis.Analyzers), so that importing the analysis packages
 // never links Istio.
 type Analyzers struct {
 	Options Options // DefaultNamespace is taken from the run's context when empty

@@ -9,7 +9,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // App is an Application as its project's rules see it.
@@ -57,7 +57,7 @@ type Checker struct {
 // Report is what checking one Application found.
 type Report struct {
 	Findings []analysis.Finding
-	Notices  []pipeline.Notice
+	Notices  []notice.Notice
 	// Unchecked says why the project's rules could not be applied at all
 	// ("" when they were).
 	Unchecked string
@@ -118,7 +118,7 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 	v, undecided := c.destination(p, app.Cluster, app.Destination.Namespace)
 	switch {
 	case undecided != "":
-		r.Notices = append(r.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+		r.Notices = append(r.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 			"Application %s: whether AppProject %s permits its destination cannot be checked: %s", app.Key, p.Name, undecided)})
 	case !v.Permitted:
 		ok = false
@@ -195,7 +195,7 @@ func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 		case why != "" && undecided[ns]:
 		case why != "":
 			undecided[ns] = true
-			r.Notices = append(r.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+			r.Notices = append(r.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 				"Application %s: whether AppProject %s permits namespace %s cannot be checked: %s", app.Key, p.Name, ns, why)})
 		case !v.Permitted:
 			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespace, Object: objectRef(o, ns, namespaced), Source: o.Source, App: app.Key,
@@ -206,7 +206,7 @@ func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		unknown = slices.Compact(unknown)
-		r.Notices = append(r.Notices, pipeline.Notice{Level: pipeline.LevelWarning, Text: fmt.Sprintf(
+		r.Notices = append(r.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 			"Application %s: AppProject %s permits %s only if namespaced (or only if cluster-scoped), and no CustomResourceDefinition in the repository says which; not checked",
 			app.Key, p.Name, strings.Join(unknown, ", "))})
 	}
@@ -288,7 +288,7 @@ func (c *Checker) checkWindows(r *Report, app App, p *Project) {
 		w := p.Spec.SyncWindows[i]
 		where = append(where, fmt.Sprintf("%s %q for %s (%s)", w.Kind, w.Schedule, w.Duration, p.Where(fmt.Sprintf("spec.syncWindows[%d]", i))))
 	}
-	r.Notices = append(r.Notices, pipeline.Notice{Level: pipeline.LevelNote, Text: fmt.Sprintf(
+	r.Notices = append(r.Notices, notice.Notice{Level: notice.Note, Text: fmt.Sprintf(
 		"Application %s: the sync windows of AppProject %s block its automated sync at %s: %s: %s; Argo CD syncs it once a window lets it",
 		app.Key, p.Name, c.Now.UTC().Format(time.RFC3339), v.Why, strings.Join(where, ", "))})
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/notice"
 )
 
 // Rank orders where a project was read: a higher rank replaces a lower
@@ -26,7 +26,7 @@ type Index struct {
 	// Argo CD's (the controller reads projects only there).
 	Namespace string
 	byName    map[string]ranked
-	notices   []pipeline.Notice
+	notices   []notice.Notice
 	// scopedRepos and scopedDests: what project-scoped repository and
 	// cluster Secrets add to each project (scoped.go).
 	scopedRepos map[string][]string
@@ -48,7 +48,7 @@ func NewIndex(namespace string) *Index {
 // warning when they differ.
 func (x *Index) Add(p *Project, rank Rank) {
 	if p.Namespace != "" && p.Namespace != x.Namespace && rank != Given {
-		x.note(pipeline.LevelNote, "AppProject %s (%s) is in namespace %s, not Argo CD's (%s): Argo CD reads projects only from its own namespace, so it is not used",
+		x.note(notice.Note, "AppProject %s (%s) is in namespace %s, not Argo CD's (%s): Argo CD reads projects only from its own namespace, so it is not used",
 			p.Name, p.Where(""), p.Namespace, x.Namespace)
 		return
 	}
@@ -57,7 +57,7 @@ func (x *Index) Add(p *Project, rank Rank) {
 	case !ok || rank > prev.rank:
 		x.byName[p.Name] = ranked{p, rank}
 	case rank == prev.rank && !sameSpec(prev.p, p):
-		x.note(pipeline.LevelWarning, "AppProject %s is declared twice, differently (%s and %s); checking against the first",
+		x.note(notice.Warning, "AppProject %s is declared twice, differently (%s and %s); checking against the first",
 			p.Name, prev.p.Where(""), p.Where(""))
 	}
 }
@@ -93,8 +93,8 @@ func (x *Index) Names() []string {
 }
 
 // Notices are what Add noted.
-func (x *Index) Notices() []pipeline.Notice { return x.notices }
+func (x *Index) Notices() []notice.Notice { return x.notices }
 
-func (x *Index) note(level pipeline.Level, format string, a ...any) {
-	x.notices = append(x.notices, pipeline.Notice{Level: level, Text: fmt.Sprintf(format, a...)})
+func (x *Index) note(level notice.Level, format string, a ...any) {
+	x.notices = append(x.notices, notice.Notice{Level: level, Text: fmt.Sprintf(format, a...)})
 }

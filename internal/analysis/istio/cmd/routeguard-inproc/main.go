@@ -57,12 +57,17 @@ func run(ctx context.Context, args []string, withIstio bool, stdout, stderr io.W
 	}
 	// No configuration, and not the routeguard-istio plugin: Istio's
 	// analyzers run here or not at all.
-	req := pipeline.Request{Render: &render.Options{Path: args[0], RepoRoot: args[0]}, Analyze: true,
-		Config: &config.Config{Plugins: &config.Plugins{Istio: "off"}}}
-	if withIstio {
-		req.Analyzers = []analysis.Analyzer{istio.Analyzers{}}
+	res, err := render.Render(ctx, render.Options{Path: args[0], RepoRoot: args[0]})
+	if err != nil {
+		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
+		return 2
 	}
-	out, err := pipeline.Run(ctx, req)
+	in := pipeline.Input{Objects: res.Set, RepoRoot: res.RepoRoot, Config: &config.Config{Plugins: &config.Plugins{Istio: "off"}}}
+	var an pipeline.Analysis
+	if withIstio {
+		an.Analyzers = []analysis.Analyzer{istio.Analyzers{}}
+	}
+	out, err := pipeline.Run(ctx, in, pipeline.Changes{}, an)
 	if err != nil {
 		fmt.Fprintf(stderr, "routeguard-inproc: %v\n", err)
 		return 2

@@ -1,4 +1,9 @@
-package pipeline
+// Package notice is what routeguard tells the user that is not a finding:
+// a source it skipped, a plugin that failed, how it read its input. Every
+// part (the sources render, flux and argocd, the pipeline, the diff) says
+// it with one type, and every command prints it with Write, the one place
+// repository text in a notice is escaped for the terminal.
+package notice
 
 import (
 	"fmt"
@@ -12,16 +17,25 @@ type Level string
 
 // Notice levels.
 const (
-	LevelNote    Level = "note"
-	LevelWarning Level = "warning"
-	LevelError   Level = "error"
+	Note    Level = "note"
+	Warning Level = "warning"
+	Error   Level = "error"
 )
 
-// Notice is something the user should know that is not a finding: a plugin
-// that failed or was not found, a part of the input that was skipped.
+// Notice is something the user should know that is not a finding.
 type Notice struct {
 	Level Level
 	Text  string
+}
+
+// Notef is a note.
+func Notef(format string, a ...any) Notice {
+	return Notice{Level: Note, Text: fmt.Sprintf(format, a...)}
+}
+
+// Warningf is a warning.
+func Warningf(format string, a ...any) Notice {
+	return Notice{Level: Warning, Text: fmt.Sprintf(format, a...)}
 }
 
 // Caps of the notices on stderr: the first maxNotices distinct ones, each
@@ -33,10 +47,10 @@ const (
 	maxNoticeChars = 4000
 )
 
-// WriteNotices writes one "routeguard: <level>: <text>" line per distinct
-// notice, repository text escaped and shortened, and says how many it left
-// out past maxNotices.
-func WriteNotices(w io.Writer, ns []Notice) {
+// Write writes one "routeguard: <level>: <text>" line per distinct
+// notice, the text escaped (printable.Line: it may hold repository text)
+// and shortened, and says how many it left out past maxNotices.
+func Write(w io.Writer, ns []Notice) {
 	seen := map[Notice]int{}
 	var order []Notice
 	for _, n := range ns {
@@ -47,7 +61,7 @@ func WriteNotices(w io.Writer, ns []Notice) {
 	}
 	for i, n := range order {
 		if i == maxNotices {
-			rest, level := 0, LevelNote
+			rest, level := 0, Note
 			for _, m := range order[i:] {
 				rest += seen[m]
 				level = worse(level, m.Level)
@@ -64,7 +78,7 @@ func WriteNotices(w io.Writer, ns []Notice) {
 }
 
 func worse(a, b Level) Level {
-	rank := map[Level]int{LevelNote: 0, LevelWarning: 1, LevelError: 2}
+	rank := map[Level]int{Note: 0, Warning: 1, Error: 2}
 	if rank[b] > rank[a] {
 		return b
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package action
 
 import (
 	"context"
@@ -7,13 +7,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
-
-	"github.com/routeguard/routeguard/internal/render"
 )
 
 // TestConcurrentRuns takes 50 different repositories through the whole
-// stage at once (render, config, context paths, analysis; run with -race by
-// `make test`) and compares each outcome with the repository's serial run.
+// front door at once (action.Analyze: render, config, context paths,
+// analysis; run with -race by `make test`) and compares each outcome with
+// the repository's serial run.
 func TestConcurrentRuns(t *testing.T) {
 	const n = 50
 	repos := make([]string, n)
@@ -28,7 +27,8 @@ func TestConcurrentRuns(t *testing.T) {
 		repos[i] = writeTree(t, files)
 	}
 	run := func(repo string) ([]string, error) {
-		out, err := Run(context.Background(), Request{Render: &render.Options{Path: repo + "/app", RepoRoot: repo}, Analyze: true})
+		a := &Analyze{Render: RenderOptions{RepoRoot: repo, MaxFileMiB: 1}, Output: "json"}
+		out, err := a.Run(context.Background(), Env{Getenv: func(string) string { return "" }}, []string{repo + "/app"})
 		if err != nil {
 			return nil, err
 		}

@@ -1,11 +1,10 @@
-package pipeline
+package notice
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/routeguard/routeguard/internal/flux"
 	"github.com/routeguard/routeguard/internal/printable"
 )
 
@@ -31,27 +30,6 @@ type Unbuilt struct {
 	// dependencies) is in a chart repository and was not fetched (no
 	// --fetch-charts, not in --chart-cache, or the fetch failed).
 	ChartNotFetched bool `json:"chartNotFetched,omitempty"`
-}
-
-// FluxUnbuilt lists the nodes of a Flux tree that were not built, failed,
-// or were built partly.
-func FluxUnbuilt(res *flux.Result) []Unbuilt {
-	var out []Unbuilt
-	for _, n := range res.Nodes {
-		u := Unbuilt{What: n.String(), Where: n.Object.Source.String(), RoutingFiles: n.RoutingFiles, ChartNotFetched: n.ChartNotFetched()}
-		switch {
-		case n.Status == flux.Skipped:
-			u.Why = "not built here (" + n.SkipKind + ")"
-		case n.Status == flux.Failed:
-			u.Why = "fails to build"
-		case len(n.Partial) > 0:
-			u.Why, u.Partly = "built without part of it: "+strings.Join(n.Partial, "; "), true
-		default:
-			continue
-		}
-		out = append(out, u)
-	}
-	return out
 }
 
 // maxUnbuiltChars caps each name, place, reason and file of a line of
