@@ -20,8 +20,21 @@ var argocdFS embed.FS
 // RoutingKinds are the kinds whose health decides on-routeguard-route-degraded (where
 // Argo CD records per-resource health; on Argo CD 3.x by default their
 // presence in a Degraded application does) and whose presence makes an
-// application a routing application (on-routeguard-sync-succeeded).
+// application a routing application (on-routeguard-sync-succeeded):
+// routing.Alerted.
 var RoutingKinds = routing.KindNames(routing.Alerted)
+
+// routingKinds fills the placeholders of the source files with
+// RoutingKinds, in each file's syntax: the triggers' expressions
+// (@ROUTING_KINDS_EXPR@: ['HTTPRoute', ...]), the templates' prelude
+// (@ROUTING_KINDS_TEMPLATE@: "HTTPRoute" ...) and the Flux Alert's
+// regular expression (@ROUTING_KINDS_REGEX@: HTTPRoute|...). A new kind
+// is then one entry of routing.Kinds.
+var routingKinds = strings.NewReplacer(
+	"@ROUTING_KINDS_EXPR@", "['"+strings.Join(RoutingKinds, "', '")+"']",
+	"@ROUTING_KINDS_TEMPLATE@", `"`+strings.Join(RoutingKinds, `" "`)+`"`,
+	"@ROUTING_KINDS_REGEX@", strings.Join(RoutingKinds, "|"),
+)
 
 // WebhookServiceName is the name of the webhook service for Slack incoming
 // webhooks (service.webhook.<name>); templates carry a body for it.
@@ -40,10 +53,11 @@ type templateSource struct {
 // trigger.<name>, template.<name> and service.webhook.slack-webhook keys.
 func ArgoCDData() (map[string]string, error) {
 	data := map[string]string{}
-	prelude, err := argocdFS.ReadFile("argocd/templates/prelude.tpl")
+	raw, err := argocdFS.ReadFile("argocd/templates/prelude.tpl")
 	if err != nil {
 		return nil, fmt.Errorf("read template prelude: %w", err)
 	}
+	prelude := routingKinds.Replace(string(raw))
 	if err := addFiles(data, "argocd/triggers", "trigger.", nil); err != nil {
 		return nil, err
 	}
@@ -51,7 +65,7 @@ func ArgoCDData() (map[string]string, error) {
 		return nil, err
 	}
 	build := func(file string, raw []byte) (string, error) {
-		return buildTemplate(file, raw, strings.TrimRight(string(prelude), "\n"))
+		return buildTemplate(file, raw, strings.TrimRight(prelude, "\n"))
 	}
 	if err := addFiles(data, "argocd/templates", "template.", build); err != nil {
 		return nil, err
@@ -75,7 +89,7 @@ func addFiles(data map[string]string, dir, prefix string, convert func(string, [
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		value := stripHeaderComments(string(raw))
+		value := routingKinds.Replace(stripHeaderComments(string(raw)))
 		if convert != nil {
 			if value, err = convert(file, raw); err != nil {
 				return err

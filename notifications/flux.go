@@ -32,7 +32,7 @@ func FluxManifests() ([]byte, error) {
 		if i > 0 {
 			buf.WriteString("---\n")
 		}
-		buf.Write(bytes.TrimRight(raw, "\n"))
+		buf.WriteString(routingKinds.Replace(string(bytes.TrimRight(raw, "\n"))))
 		buf.WriteString("\n")
 	}
 	return buf.Bytes(), nil

@@ -1,6 +1,6 @@
 // Package docgen writes the parts of the documentation that lists in the
-// code decide: the catalog of finding codes (docs/analysis.md) and the CLI
-// reference (docs/cli.md). Generated regions sit between markers
+// code decide: the catalog of finding codes (docs/analysis.md), the routing
+// kinds (docs/health.md) and the CLI reference (docs/cli.md). Generated regions sit between markers
 //
 //	<!-- BEGIN GENERATED codes: go generate ./internal/docgen -->
 //	...
@@ -32,6 +32,7 @@ type Region struct {
 func Regions() []Region {
 	return []Region{
 		{File: "docs/analysis.md", Name: "codes", Generate: codesTable},
+		{File: "docs/health.md", Name: "kinds", Generate: kindsTable},
 		{File: "docs/cli.md", Name: "cli", Generate: cliReference, Whole: true},
 	}
 }

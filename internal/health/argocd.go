@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/routing"
 )
 
 // TestedArgoCDVersion is the Argo CD release whose code compat/argocd runs
@@ -13,25 +16,9 @@ import (
 const TestedArgoCDVersion = "3.5.7"
 
 // LatestKnownArgoCDVersion is the newest Argo CD release whose built-in
-// health checks argoCDBuiltins records (read from its source; v3.6 needs
+// health checks routing.Kinds records (Health.ArgoCDSince; read from its source; v3.6 needs
 // Go 1.27, so compat/argocd cannot build it).
 const LatestKnownArgoCDVersion = "3.6.1"
-
-// argoCDBuiltins lists the kinds routeguard has checks for that Argo CD also
-// ships built-in health checks for (resource_customizations/<group>/<Kind>),
-// with the first minor release that has them. Read from Argo CD's release
-// tags and module sources; compat/argocd checks the list against the tested
-// release's code.
-var argoCDBuiltins = []struct {
-	group, kind  string
-	major, minor int
-}{
-	{"gateway.networking.k8s.io", "BackendTLSPolicy", 3, 5},
-	{"gateway.networking.k8s.io", "GRPCRoute", 3, 1},
-	{"gateway.networking.k8s.io", "Gateway", 3, 1},
-	{"gateway.networking.k8s.io", "HTTPRoute", 3, 1},
-	{"gateway.networking.k8s.io", "TLSRoute", 3, 6},
-}
 
 // ArgoCDVersion is an Argo CD release, as major and minor.
 type ArgoCDVersion struct {
@@ -115,14 +102,15 @@ func SelectForArgoCD(checks []Check, version string, overrideBuiltin bool) (Argo
 }
 
 // ArgoCDHasBuiltin reports whether Argo CD version v ships a built-in health
-// check for group/kind, among the kinds routeguard has checks for.
+// check for group/kind, among the kinds routeguard has checks for
+// (routing.Kinds: Health.ArgoCDSince).
 func ArgoCDHasBuiltin(v ArgoCDVersion, group, kind string) bool {
-	for _, b := range argoCDBuiltins {
-		if b.group == group && b.kind == kind && v.atLeast(b.major, b.minor) {
-			return true
-		}
+	k, ok := routing.Lookup(manifest.GroupKind{Group: group, Kind: kind})
+	if !ok || k.Health == nil || k.Health.ArgoCDSince == "" {
+		return false
 	}
-	return false
+	since, err := ParseArgoCDVersion(k.Health.ArgoCDSince)
+	return err == nil && v.atLeast(since.Major, since.Minor)
 }
 
 // Notices are what `health bundle --for argocd` says on stderr about the

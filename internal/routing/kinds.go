@@ -1,8 +1,10 @@
 package routing
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -17,58 +19,122 @@ const (
 	GatewayAPIExperimentalGroup = "gateway.networking.x-k8s.io"
 )
 
-// GatewayAPIRoutes are the Gateway API route kinds, sorted. Each has rules
-// with weighted backendRefs and parentRefs to Gateways.
-var GatewayAPIRoutes = []manifest.GroupKind{
-	{Group: GatewayAPIGroup, Kind: "GRPCRoute"},
-	{Group: GatewayAPIGroup, Kind: "HTTPRoute"},
-	{Group: GatewayAPIGroup, Kind: "TCPRoute"},
-	{Group: GatewayAPIGroup, Kind: "TLSRoute"},
-	{Group: GatewayAPIGroup, Kind: "UDPRoute"},
+// Kind is a routing kind and what routeguard does with it. Kinds is the one
+// list of them: the analysis (Checked, GatewayAPIRoutes), the health checks
+// (HealthChecked: lua-health's generator, the bundles, Argo CD's built-in
+// checks, docs/health.md) and the notifications (Alerted: the kinds of the
+// triggers and templates) read it.
+type Kind struct {
+	manifest.GroupKind
+	// Route: a Gateway API route (rules with weighted backendRefs,
+	// parentRefs to Gateways).
+	Route bool
+	// Alerted: its health decides routeguard's
+	// on-routeguard-route-degraded notification and its presence makes an
+	// application a routing application. Alerted kinds are checked.
+	Alerted bool
+	// Checked: its presence means routing was checked (RG0100 when a run
+	// holds none of the checked kinds).
+	Checked bool
+	// Health is the health check routeguard ships for the kind (Lua for
+	// Argo CD, CEL for Flux); nil: none.
+	Health *Health
 }
 
-// Istio's traffic kinds whose health routeguard checks.
-var IstioTraffic = []manifest.GroupKind{
-	{Group: IstioGroup, Kind: "DestinationRule"},
-	{Group: IstioGroup, Kind: "Gateway"},
-	{Group: IstioGroup, Kind: "ServiceEntry"},
-	{Group: IstioGroup, Kind: "VirtualService"},
+// Health is how the health check of a kind is generated from
+// lua-health/_templates, and since when Argo CD has one built in.
+type Health struct {
+	// Template is route, gateway or istio.
+	Template string
+	// List and Ref name the route template's status entries and their
+	// reference (parents and parentRef; ancestors and ancestorRef),
+	// SpecRefs the spec's references that must each have an entry.
+	List, Ref, SpecRefs string
+	// NeedResolved: an entry must also have ResolvedRefs True. SkipStale:
+	// entries whose Accepted is stale are left aside while another entry is
+	// current (Argo CD's route checks do the same; its BackendTLSPolicy
+	// check waits for every ancestor).
+	NeedResolved, SkipStale bool
+	// ArgoCDSince is the first Argo CD release that ships a built-in health
+	// check for the kind (resource_customizations/<group>/<Kind>), "" for
+	// none. Read from Argo CD's release tags and module sources;
+	// compat/argocd checks it against the tested release's code.
+	ArgoCDSince string
 }
 
-// HealthChecked are the kinds routeguard ships health checks for (Lua for
-// Argo CD, CEL for Flux), sorted by group and kind.
-var HealthChecked = concat(
-	[]manifest.GroupKind{{Group: GatewayAPIGroup, Kind: "BackendTLSPolicy"}},
-	GatewayAPIRoutes[:1],
-	[]manifest.GroupKind{{Group: GatewayAPIGroup, Kind: "Gateway"}},
-	GatewayAPIRoutes[1:],
-	IstioTraffic,
+// routeHealth is the health of the Gateway API route kinds.
+var routeHealth = Health{Template: "route", List: "parents", Ref: "parentRef", SpecRefs: "parentRefs", NeedResolved: true, SkipStale: true}
+
+func withSince(h Health, since string) *Health {
+	h.ArgoCDSince = since
+	return &h
+}
+
+// Kinds are the routing kinds, alerted ones first in the order the
+// notification templates list them.
+var Kinds = []Kind{
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "HTTPRoute"}, Route: true, Alerted: true, Health: withSince(routeHealth, "3.1")},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "GRPCRoute"}, Route: true, Alerted: true, Health: withSince(routeHealth, "3.1")},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "TLSRoute"}, Route: true, Alerted: true, Health: withSince(routeHealth, "3.6")},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "TCPRoute"}, Route: true, Alerted: true, Health: withSince(routeHealth, "")},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "UDPRoute"}, Route: true, Alerted: true, Health: withSince(routeHealth, "")},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "Gateway"}, Alerted: true, Health: &Health{Template: "gateway", ArgoCDSince: "3.1"}},
+	{GroupKind: manifest.GroupKind{Group: IstioGroup, Kind: "VirtualService"}, Alerted: true, Health: &Health{Template: "istio"}},
+	{GroupKind: manifest.GroupKind{Group: IstioGroup, Kind: "DestinationRule"}, Alerted: true, Health: &Health{Template: "istio"}},
+	{GroupKind: manifest.GroupKind{Group: IstioGroup, Kind: "ServiceEntry"}, Alerted: true, Health: &Health{Template: "istio"}},
+	{GroupKind: manifest.GroupKind{Group: IngressGroup, Kind: "Ingress"}, Alerted: true},
+	{GroupKind: manifest.GroupKind{Group: IstioGroup, Kind: "Gateway"}, Checked: true, Health: &Health{Template: "istio"}},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "BackendTLSPolicy"}, Checked: true,
+		Health: &Health{Template: "route", List: "ancestors", Ref: "ancestorRef", ArgoCDSince: "3.5"}},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIGroup, Kind: "ListenerSet"}, Checked: true},
+	{GroupKind: manifest.GroupKind{Group: GatewayAPIExperimentalGroup, Kind: "XListenerSet"}, Checked: true},
+	// Ingresses of the old extensions group.
+	{GroupKind: manifest.GroupKind{Group: "extensions", Kind: "Ingress"}, Checked: true},
+}
+
+// The lists the kinds make, each in Kinds' order unless it says otherwise.
+var (
+	// GatewayAPIRoutes are the Gateway API route kinds, sorted.
+	GatewayAPIRoutes = sortedKinds(func(k Kind) bool { return k.Route })
+	// HealthChecked are the kinds routeguard ships health checks for (Lua
+	// for Argo CD, CEL for Flux), sorted by group and kind.
+	HealthChecked = sortedKinds(func(k Kind) bool { return k.Health != nil })
+	// Alerted are the kinds whose health decides routeguard's
+	// on-routeguard-route-degraded notification and whose presence makes an
+	// application a routing application.
+	Alerted = kinds(func(k Kind) bool { return k.Alerted })
+	// Checked are the kinds whose presence means routing was checked
+	// (RG0100 when a run holds none).
+	Checked = kinds(func(k Kind) bool { return k.Alerted || k.Checked })
 )
 
-// Alerted are the kinds whose health decides routeguard's on-routeguard-route-degraded
-// notification and whose presence makes an application a routing
-// application, in the order the notification templates list them.
-var Alerted = concat(
-	[]manifest.GroupKind{
-		{Group: GatewayAPIGroup, Kind: "HTTPRoute"}, {Group: GatewayAPIGroup, Kind: "GRPCRoute"},
-		{Group: GatewayAPIGroup, Kind: "TLSRoute"}, {Group: GatewayAPIGroup, Kind: "TCPRoute"},
-		{Group: GatewayAPIGroup, Kind: "UDPRoute"}, {Group: GatewayAPIGroup, Kind: "Gateway"},
-		{Group: IstioGroup, Kind: "VirtualService"}, {Group: IstioGroup, Kind: "DestinationRule"},
-		{Group: IstioGroup, Kind: "ServiceEntry"}, {Group: IngressGroup, Kind: "Ingress"},
-	},
-)
+// Lookup returns the kind of gk.
+func Lookup(gk manifest.GroupKind) (Kind, bool) {
+	for _, k := range Kinds {
+		if k.GroupKind == gk {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
 
-// Checked are the kinds whose presence means routing was checked (RG0100
-// when a run holds none): the alerted kinds, Istio Gateways, Gateway API
-// BackendTLSPolicies and ListenerSets (and their experimental
-// XListenerSets), and Ingresses of the old extensions group.
-var Checked = concat(Alerted, []manifest.GroupKind{
-	{Group: IstioGroup, Kind: "Gateway"},
-	{Group: GatewayAPIGroup, Kind: "BackendTLSPolicy"},
-	{Group: GatewayAPIGroup, Kind: "ListenerSet"},
-	{Group: GatewayAPIExperimentalGroup, Kind: "XListenerSet"},
-	{Group: "extensions", Kind: "Ingress"},
-})
+func kinds(keep func(Kind) bool) []manifest.GroupKind {
+	var out []manifest.GroupKind
+	for _, k := range Kinds {
+		if keep(k) {
+			out = append(out, k.GroupKind)
+		}
+	}
+	return out
+}
+
+func sortedKinds(keep func(Kind) bool) []manifest.GroupKind {
+	out := kinds(keep)
+	slices.SortFunc(out, func(a, b manifest.GroupKind) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind))
+	})
+	return out
+}
 
 // IsChecked reports whether objects of gk are among Checked.
 func IsChecked(gk manifest.GroupKind) bool {
@@ -113,14 +179,6 @@ func IsGatewayAPIRoute(o *manifest.Object) bool {
 		}
 	}
 	return false
-}
-
-func concat(lists ...[]manifest.GroupKind) []manifest.GroupKind {
-	var out []manifest.GroupKind
-	for _, l := range lists {
-		out = append(out, l...)
-	}
-	return out
 }
 
 // UncheckedIn names the objects of set whose kinds route traffic but are

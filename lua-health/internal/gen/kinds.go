@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/routing"
 )
 
@@ -22,35 +21,20 @@ type kind struct {
 	skipStale bool
 }
 
-// params are the template values per kind; the kinds themselves are
-// routing.HealthChecked, the one list health, notifications and analysis
-// share. A health-checked kind without params here is an error of Files.
-var params = map[manifest.GroupKind]kind{
-	{Group: routing.GatewayAPIGroup, Kind: "BackendTLSPolicy"}: {template: "route", list: "ancestors", ref: "ancestorRef"},
-	{Group: routing.GatewayAPIGroup, Kind: "GRPCRoute"}:        routeParams,
-	{Group: routing.GatewayAPIGroup, Kind: "Gateway"}:          {template: "gateway"},
-	{Group: routing.GatewayAPIGroup, Kind: "HTTPRoute"}:        routeParams,
-	{Group: routing.GatewayAPIGroup, Kind: "TCPRoute"}:         routeParams,
-	{Group: routing.GatewayAPIGroup, Kind: "TLSRoute"}:         routeParams,
-	{Group: routing.GatewayAPIGroup, Kind: "UDPRoute"}:         routeParams,
-	{Group: routing.IstioGroup, Kind: "DestinationRule"}:       {template: "istio"},
-	{Group: routing.IstioGroup, Kind: "Gateway"}:               {template: "istio"},
-	{Group: routing.IstioGroup, Kind: "ServiceEntry"}:          {template: "istio"},
-	{Group: routing.IstioGroup, Kind: "VirtualService"}:        {template: "istio"},
-}
-
-var routeParams = kind{template: "route", list: "parents", ref: "parentRef", specRefs: "parentRefs", needResolved: true, skipStale: true}
-
-// kinds returns every generated check, in routing.HealthChecked's order.
+// kinds returns every generated check, in routing.HealthChecked's order:
+// the template values of each come from its routing.Kinds entry.
 func kinds() ([]kind, error) {
 	var out []kind
 	for _, gk := range routing.HealthChecked {
-		k, ok := params[gk]
-		if !ok {
-			return nil, fmt.Errorf("%s %s is in routing.HealthChecked but has no template parameters in lua-health/internal/gen/kinds.go", gk.Group, gk.Kind)
+		rk, _ := routing.Lookup(gk)
+		h := rk.Health
+		switch h.Template {
+		case "route", "gateway", "istio":
+		default:
+			return nil, fmt.Errorf("%s %s: routing.Kinds names health template %q; want route, gateway or istio", gk.Group, gk.Kind, h.Template)
 		}
-		k.group, k.kind, k.apiVersion = gk.Group, gk.Kind, gk.Group+"/v1"
-		out = append(out, k)
+		out = append(out, kind{group: gk.Group, kind: gk.Kind, apiVersion: gk.Group + "/v1", template: h.Template,
+			list: h.List, ref: h.Ref, specRefs: h.SpecRefs, needResolved: h.NeedResolved, skipStale: h.SkipStale})
 	}
 	return out, nil
 }

@@ -34,4 +34,4 @@
 {{- $health := $healthStatus.status | default "Unknown" | toString -}}
 {{- $phase := $op.phase | default "none" | toString -}}
 {{- $opMsg := $op.message | default "" | toString -}}
-{{- $routingKinds := list "HTTPRoute" "GRPCRoute" "TLSRoute" "TCPRoute" "UDPRoute" "Gateway" "VirtualService" "DestinationRule" "ServiceEntry" "Ingress" -}}
+{{- $routingKinds := list @ROUTING_KINDS_TEMPLATE@ -}}
