@@ -178,7 +178,7 @@ release-snapshot: $(GORELEASER) $(CYCLONEDX)
 
 # schema: regenerate schema/routeguard.schema.json from internal/config.
 schema:
-	$(GO) test ./internal/config/schema -run TestSchemaIsCurrent -update
+	$(GO) test ./internal/config/jsonschema -run TestSchemaIsCurrent -update
 
 # go.mod requires the plugin SDK at its release version; go.work builds it
 # from plugins/sdk. `go mod tidy` ignores go.work, so tidy (and sdk-sum,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/routing"
 
-	"github.com/routeguard/routeguard/internal/yamlout"
+	"github.com/routeguard/routeguard/internal/bundleyaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -158,7 +158,7 @@ func buildTemplate(file string, raw []byte, prelude string) (string, error) {
 			},
 		},
 	}
-	out, err := yamlout.Marshal(tmpl)
+	out, err := bundleyaml.Marshal(tmpl)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", file, err)
 	}

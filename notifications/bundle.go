@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/routeguard/routeguard/internal/yamlout"
+	"github.com/routeguard/routeguard/internal/bundleyaml"
 )
 
 // Target is the reconciler a bundle is for.
@@ -72,7 +72,7 @@ func ArgoCDKustomizePatch() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := yamlout.Marshal(map[string]any{
+	out, err := bundleyaml.Marshal(map[string]any{
 		"apiVersion": "v1",
 		"kind":       "ConfigMap",
 		"metadata":   map[string]any{"name": "argocd-notifications-cm"},
@@ -109,7 +109,7 @@ func ArgoCDHelmValues() ([]byte, error) {
 	for g, m := range groups {
 		notif[g] = m
 	}
-	out, err := yamlout.Marshal(map[string]any{"notifications": notif})
+	out, err := bundleyaml.Marshal(map[string]any{"notifications": notif})
 	if err != nil {
 		return nil, err
 	}

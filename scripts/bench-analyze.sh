@@ -15,7 +15,7 @@
 #   routeguard, no validation  the same binary built with -tags novalidation
 #                           (no API server validation: what validation costs)
 #   routeguard, in-process  the same analysis with istio.Analyzers linked in
-#                           (internal/analysis/istio/cmd/routeguard-inproc)
+#                           (cmd/routeguard-inproc)
 #   istioctl                istioctl analyze --use-kube=false -A DIR
 #   kubeconform             kubeconform -strict on the same files, with JSON
 #                           schemas of the same Kubernetes and CRD versions
@@ -49,7 +49,7 @@ mkdir -p "$BENCH/rgnv"
 go build -o "$BENCH/rg/routeguard" ./cmd/routeguard
 go build -tags novalidation -o "$BENCH/rgnv/routeguard" ./cmd/routeguard
 go build -o "$BENCH/bin/routeguard-istio" ./cmd/routeguard-istio
-go build -o "$BENCH/bin/routeguard-inproc" ./internal/analysis/istio/cmd/routeguard-inproc
+go build -o "$BENCH/bin/routeguard-inproc" ./cmd/routeguard-inproc
 go build -o "$BENCH/bin/routeguard-synth" ./cmd/routeguard-synth
 # The plugin is found beside routeguard; this stand-in records the plugin
 # process's peak RSS (VmHWM) while it runs: routeguard's own GNU time only

@@ -5,10 +5,10 @@
 #      on an app without Istio objects and on one with them, for
 #        - routeguard + routeguard-istio beside it (the shipped layout: Istio
 #          out of process, started only for apps with Istio objects), and
-#        - routeguard-inproc (internal/analysis/istio/cmd/routeguard-inproc:
+#        - routeguard-inproc (cmd/routeguard-inproc:
 #          the same CLI with Istio's analyzers linked in and registered);
 #   2. one plugin call carrying 10,000 objects (Go benchmarks in
-#      internal/plugins: the whole round trip with process start, and the
+#      internal/pluginhost: the whole round trip with process start, and the
 #      Analyze call alone on a running plugin).
 #
 #   scripts/bench-plugins.sh              # RUNS=10
@@ -34,7 +34,7 @@ OUT=$(cd "$OUT" && pwd)
 echo "bench-plugins: building routeguard, routeguard-istio, routeguard-inproc" >&2
 go build -o "$OUT/shipped/routeguard" ./cmd/routeguard
 go build -o "$OUT/bin/routeguard-istio" ./cmd/routeguard-istio
-go build -o "$OUT/inproc/routeguard-inproc" ./internal/analysis/istio/cmd/routeguard-inproc
+go build -o "$OUT/inproc/routeguard-inproc" ./cmd/routeguard-inproc
 # GNU time on routeguard reports routeguard's own peak RSS, not the
 # plugin's: this stand-in beside routeguard runs the plugin under GNU time
 # (plugins get a minimal environment, so the paths are written in).
@@ -110,5 +110,5 @@ awk -v ps="$ps" -v is="$is" -v pk="$pk" -v ik="$ik" 'BEGIN {
 echo
 echo "### one plugin call with 10,000 HTTPRoutes (team-hosts; goal < 0.3 s round trip)"
 echo
-go test ./internal/plugins/ -run '^$' -bench "Plugin|Encode|Decode" -benchtime ${BENCHTIME:-5x} -benchmem |
+go test ./internal/pluginhost/ -run '^$' -bench "Plugin|Encode|Decode" -benchtime ${BENCHTIME:-5x} -benchmem |
 	grep -E '^Benchmark' | awk '{printf "%-34s %8.1f ms/op  %s\n", $1, $3/1e6, ($5=="MB/s" ? $4" MB/s" : "")}'

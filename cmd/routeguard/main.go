@@ -59,7 +59,7 @@ func main() {
 			env.Exit(cli.ExitError)
 		}
 	}()
-	code := cli.Run(ctx, os.Args[1:], env)
+	code := cli.Execute(ctx, os.Args[1:], env)
 	stop()
 	env.Exit(code)
 }

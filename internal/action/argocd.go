@@ -11,8 +11,8 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis/coverage"
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/charts"
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -150,7 +150,7 @@ func (o ArgoCDOptions) analyze(ctx context.Context, env Env, res *argocd.Result,
 
 // pluginRenderer renders the sources of routeguard's plugin for argocd
 // build as cmp generate does, without the analysis.
-func pluginRenderer(ctx context.Context, req argocmp.Request) (*manifest.Set, error) {
+func pluginRenderer(ctx context.Context, req argocdcmp.Request) (*manifest.Set, error) {
 	_, out, err := renderApp(ctx, req.Render, pipeline.Input{}, cmpChanges(req), nil)
 	if err != nil {
 		return nil, err

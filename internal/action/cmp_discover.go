@@ -3,7 +3,7 @@ package action
 import (
 	"fmt"
 
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 )
 
 // CMPDiscover is the discover rule of routeguard's Config Management
@@ -21,7 +21,7 @@ func (CMPDiscover) Run(env Env) (string, error) {
 		// Argo CD sets it only for Applications with a spec.source.plugin block.
 		return "spec.source.plugin", nil
 	}
-	match, err := argocmp.Discover(cwd)
+	match, err := argocdcmp.Discover(cwd)
 	if err != nil {
 		return "", fmt.Errorf("discover: %w", err)
 	}

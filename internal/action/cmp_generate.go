@@ -6,7 +6,7 @@ import (
 	"context"
 	"fmt"
 
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -53,15 +53,15 @@ func (CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error)
 	}
 	if len(out.Findings) > 0 {
 		var r bytes.Buffer
-		argocmp.WriteReport(&r, out.Findings, label, string(rendered.Tool), argocmp.ReportLimit)
+		argocdcmp.WriteReport(&r, out.Findings, label, string(rendered.Tool), argocdcmp.ReportLimit)
 		res.Report = r.Bytes()
 	}
 	if out.PluginFailed || out.Failed {
 		return res, nil
 	}
 	objs := out.Set.Objects()
-	if app.settings.Report == argocmp.ReportConfigMap {
-		rep, err := argocmp.ReportObject(app.build, label, string(rendered.Tool), out.Findings)
+	if app.settings.Report == argocdcmp.ReportConfigMap {
+		rep, err := argocdcmp.ReportObject(app.build, label, string(rendered.Tool), out.Findings)
 		if err != nil {
 			return nil, fmt.Errorf("building the report object: %w", err)
 		}
@@ -77,12 +77,12 @@ func (CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error)
 
 // cmpApp is the app the Argo CD build environment describes: the
 // Application's build and settings, the request for the working directory
-// (confined to the unpacked repository: argocmp.Build.Request) and what
+// (confined to the unpacked repository: argocdcmp.Build.Request) and what
 // its analysis runs with.
 type cmpApp struct {
-	build    *argocmp.Build
-	settings argocmp.Settings
-	req      *argocmp.Request
+	build    *argocdcmp.Build
+	settings argocdcmp.Settings
+	req      *argocdcmp.Request
 	analysis *pipeline.Analysis
 }
 
@@ -90,7 +90,7 @@ type cmpApp struct {
 // was read before it (cmp parameters announces from it).
 func readCMP(env Env) (cmpApp, error) {
 	var app cmpApp
-	b, err := argocmp.FromEnv(env.Getenv, env.Environ)
+	b, err := argocdcmp.FromEnv(env.Getenv, env.Environ)
 	if err != nil {
 		return app, err
 	}
@@ -118,10 +118,10 @@ func readCMP(env Env) (cmpApp, error) {
 }
 
 // cmpChanges are what a CMP request changes in the rendered objects.
-func cmpChanges(r argocmp.Request) pipeline.Changes {
+func cmpChanges(r argocdcmp.Request) pipeline.Changes {
 	ch := pipeline.Changes{Overrides: pipeline.Overrides{Weights: r.Weights}}
 	if len(r.Variables) > 0 {
-		ch.Substitution = &pipeline.Substitution{Variables: r.Variables, Strict: true, Namespace: r.Namespace, Origin: argocmp.VariablesOrigin}
+		ch.Substitution = &pipeline.Substitution{Variables: r.Variables, Strict: true, Namespace: r.Namespace, Origin: argocdcmp.VariablesOrigin}
 	}
 	return ch
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/routeguard/routeguard/internal/analysis"
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
@@ -18,7 +18,7 @@ type CMPParameters struct{}
 
 // CMPParametersResult is the announcement and what stood in its way.
 type CMPParametersResult struct {
-	Announcement []argocmp.Announcement
+	Announcement []argocdcmp.Announcement
 	// Problems say why part of the announcement is missing (the app does
 	// not render, a chart's values cannot be read).
 	Problems []error
@@ -38,8 +38,8 @@ func (CMPParameters) Run(ctx context.Context, env Env) *CMPParametersResult {
 	if app.build != nil {
 		sourcePath = app.build.SourcePath
 	}
-	root := argocmp.RepoRoot(cwd, sourcePath)
-	in := argocmp.AnnounceInput{Release: env.Getenv("ARGOCD_APP_NAME"), FailOn: app.settings.FailOn.String()}
+	root := argocdcmp.RepoRoot(cwd, sourcePath)
+	in := argocdcmp.AnnounceInput{Release: env.Getenv("ARGOCD_APP_NAME"), FailOn: app.settings.FailOn.String()}
 	if app.req != nil {
 		in.Release = app.req.Render.Helm.Release
 	}
@@ -57,7 +57,7 @@ func (CMPParameters) Run(ctx context.Context, env Env) *CMPParametersResult {
 		in.Helm = true
 		if r, err := confine.Open(root); err == nil {
 			var cerr error
-			if in.ValuesFiles, in.HelmValues, cerr = argocmp.ChartInputs(r, cwd); cerr != nil {
+			if in.ValuesFiles, in.HelmValues, cerr = argocdcmp.ChartInputs(r, cwd); cerr != nil {
 				res.Problems = append(res.Problems, cerr)
 			}
 			r.Close()
@@ -70,13 +70,13 @@ func (CMPParameters) Run(ctx context.Context, env Env) *CMPParametersResult {
 		// one without a value may be what stops substitution.
 		if app.req != nil {
 			if rendered, rerr := render.Render(ctx, app.req.Render); rerr == nil {
-				in.Variables = argocmp.Variables(rendered.Set.Objects())
+				in.Variables = argocdcmp.Variables(rendered.Set.Objects())
 			}
 		}
 	} else {
-		in.Variables = argocmp.Variables(out.Set.Objects())
-		in.Weights = argocmp.CurrentWeights(out.Set)
+		in.Variables = argocdcmp.Variables(out.Set.Objects())
+		in.Weights = argocdcmp.CurrentWeights(out.Set)
 	}
-	res.Announcement = argocmp.Announce(in)
+	res.Announcement = argocdcmp.Announce(in)
 	return res
 }

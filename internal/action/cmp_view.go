@@ -9,8 +9,8 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/charts"
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -43,7 +43,7 @@ type view struct {
 // objects of the other Applications of its destination cluster resolve its
 // references, and what they could not render is "cannot check". It never
 // fails the generate (no view: the app is analyzed alone, with a notice).
-func clusterView(ctx context.Context, env Env, req *argocmp.Request, b *argocmp.Build) view {
+func clusterView(ctx context.Context, env Env, req *argocdcmp.Request, b *argocdcmp.Build) view {
 	r := req.Render
 	cfg, err := pipeline.LoadConfig("", r.Path, r.RepoRoot)
 	if err != nil || cfg == nil || cfg.ArgoCDClusterView == nil {

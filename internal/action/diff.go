@@ -34,7 +34,7 @@ func (r DiffOptions) compare(ctx context.Context, env Env, paths []string, opts 
 	default:
 		return nil, fmt.Errorf("--codeowners must be github or gitlab, got %q", r.CodeOwners)
 	}
-	return routediff.Run(ctx, opts)
+	return routediff.Compare(ctx, opts)
 }
 
 // Diff compares the routing of app paths at two revisions (routeguard

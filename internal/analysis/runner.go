@@ -46,11 +46,11 @@ func (r *Result) Max() Severity {
 	return m
 }
 
-// Run builds the context once, runs the analyzers (concurrently), and
+// RunAnalyzers builds the context once, runs the analyzers (concurrently), and
 // returns their findings with the settings applied, in a deterministic
 // order. An error means an analyzer failed internally (or panicked), never
 // that the input has problems.
-func Run(ctx context.Context, opts RunOptions) (*Result, error) {
+func RunAnalyzers(ctx context.Context, opts RunOptions) (*Result, error) {
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func TestRunSettles(t *testing.T) {
 		obj(t, "a.yaml", 20, "Secret", "apps", "keep-me"),
 	)
 	ctxSet := set(t, obj(t, "other/x.yaml", 1, "Secret", "other", "ctx"))
-	res, err := Run(context.Background(), RunOptions{
+	res, err := RunAnalyzers(context.Background(), RunOptions{
 		Set: rendered, ContextSet: ctxSet,
 		Analyzers: []Analyzer{fakeAnalyzer{name: "t.Secrets", kind: "Secret", code: CodePlainSecret}},
 		Config: Settings{
@@ -115,7 +115,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Run(context.Background(), RunOptions{Set: s, Analyzers: []Analyzer{tc.a}, Config: tc.opts})
+			_, err := RunAnalyzers(context.Background(), RunOptions{Set: s, Analyzers: []Analyzer{tc.a}, Config: tc.opts})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
 			}
@@ -250,7 +250,7 @@ func TestOutOfProcessStartsFirst(t *testing.T) {
 	for i := range runtime.GOMAXPROCS(0) + 1 {
 		as = append(as, blocker{name: fmt.Sprintf("a%d", i), started: e.started})
 	}
-	res, err := Run(context.Background(), RunOptions{Set: manifest.NewSet(), Analyzers: as})
+	res, err := RunAnalyzers(context.Background(), RunOptions{Set: manifest.NewSet(), Analyzers: as})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestIgnoreAnnotation(t *testing.T) {
 	}
 	s := set(t, annotated("plain", ""), annotated("exact", "RG4001"), annotated("listed", "RG1101, RG4001"),
 		annotated("glob", "RG4*"), annotated("star", "*"), annotated("other", "RG4002,RG0001"))
-	res, err := Run(context.Background(), RunOptions{Set: s,
+	res, err := RunAnalyzers(context.Background(), RunOptions{Set: s,
 		Analyzers: []Analyzer{fakeAnalyzer{name: "t.Secrets", kind: "Secret", code: CodePlainSecret}}})
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +303,7 @@ func TestIgnoreAnnotation(t *testing.T) {
 
 func TestRetiredCodeReported(t *testing.T) {
 	s := set(t, obj(t, "a.yaml", 1, "Secret", "apps", "s"))
-	_, err := Run(context.Background(), RunOptions{Set: s,
+	_, err := RunAnalyzers(context.Background(), RunOptions{Set: s,
 		Analyzers: []Analyzer{fakeAnalyzer{name: "t.Old", kind: "Secret", code: CodeCRDOrdering}}})
 	if err == nil || !strings.Contains(err.Error(), "retired") {
 		t.Fatalf("err = %v, want the retired code refused", err)

@@ -49,7 +49,7 @@ func (s Settings) Validate() error {
 
 // isForeignCode reports whether code belongs to another catalog whose codes
 // routeguard passes through unchanged: Istio's IST codes and the codes
-// plugins declare (internal/plugins refuses a plugin's finding whose code
+// plugins declare (internal/pluginhost refuses a plugin's finding whose code
 // the plugin did not declare). RG codes must be in routeguard's catalog.
 func isForeignCode(code string) bool {
 	return len(code) > 2 && code[:2] != "RG"

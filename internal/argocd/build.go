@@ -15,7 +15,7 @@ import (
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/argocd/appset"
 	"github.com/routeguard/routeguard/internal/argocd/project"
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
@@ -77,7 +77,7 @@ type Options struct {
 }
 
 // PluginRenderer renders the request of routeguard's plugin for one source.
-type PluginRenderer func(ctx context.Context, req argocmp.Request) (*manifest.Set, error)
+type PluginRenderer func(ctx context.Context, req argocdcmp.Request) (*manifest.Set, error)
 
 // Result is every Application found, rendered or not, by key.
 type Result struct {

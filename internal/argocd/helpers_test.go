@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/routeguard/routeguard/internal/analysis"
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
@@ -59,14 +59,14 @@ func build(t *testing.T, root string, opts Options, roots ...string) *Result {
 
 // renderPlugin renders a source of routeguard's plugin as internal/action
 // does: render, then the pipeline's substitution and transforms.
-func renderPlugin(ctx context.Context, req argocmp.Request) (*manifest.Set, error) {
+func renderPlugin(ctx context.Context, req argocdcmp.Request) (*manifest.Set, error) {
 	res, err := render.Render(ctx, req.Render)
 	if err != nil {
 		return nil, err
 	}
 	ch := pipeline.Changes{Overrides: pipeline.Overrides{Weights: req.Weights}}
 	if len(req.Variables) > 0 {
-		ch.Substitution = &pipeline.Substitution{Variables: req.Variables, Strict: true, Namespace: req.Namespace, Origin: argocmp.VariablesOrigin}
+		ch.Substitution = &pipeline.Substitution{Variables: req.Variables, Strict: true, Namespace: req.Namespace, Origin: argocdcmp.VariablesOrigin}
 	}
 	out, err := pipeline.Prepare(ctx, pipeline.Input{Objects: res.Set, AppDir: filepath.Join(res.RepoRoot, filepath.FromSlash(res.Path)), RepoRoot: res.RepoRoot}, ch)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -48,7 +48,7 @@ func (b *builder) renderPlugin(ctx context.Context, app *Application, src Source
 		}
 		return out
 	}
-	build, err := argocmp.FromEnv(getenv, environ)
+	build, err := argocdcmp.FromEnv(getenv, environ)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", name, err)
 	}
@@ -129,6 +129,6 @@ func paramEnvName(s string) string {
 // discoverPlugin is routeguard's opt-in discover rule (cmp discover,
 // cmp/discovery): the directory holds the .routeguard-cmp marker.
 func (b *builder) discoverPlugin(appDir string) bool {
-	match, err := argocmp.Discover(appDir)
+	match, err := argocdcmp.Discover(appDir)
 	return err == nil && match != ""
 }

@@ -24,7 +24,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 		Environ: func() []string { return nil },
 		Getwd:   func() (string, error) { return wd, nil },
 	}
-	code = Run(context.Background(), args, env)
+	code = Execute(context.Background(), args, env)
 	return out.String(), errb.String(), code
 }
 

@@ -72,9 +72,9 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// Run executes one routeguard command line and returns the process exit
+// Execute runs one routeguard command line and returns the process exit
 // code. Usage errors go to stderr with exit code 2 and nothing on stdout.
-func Run(ctx context.Context, args []string, env *Env) int {
+func Execute(ctx context.Context, args []string, env *Env) int {
 	// Whatever reaches stderr may echo repository text: no line of it may
 	// be read as a CI workflow command (printable.Lines).
 	stderr := printable.NewWriter(env.Stderr)

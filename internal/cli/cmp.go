@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/routeguard/routeguard/internal/action"
-	argocmp "github.com/routeguard/routeguard/internal/cmp"
+	"github.com/routeguard/routeguard/internal/argocdcmp"
 )
 
 func newCMPCommand(env *Env) *cobra.Command {
@@ -19,7 +19,7 @@ func newCMPCommand(env *Env) *cobra.Command {
 	c.Long = `Run by argocd-cmp-server (see cmp/plugin.yaml and docs/cmp.md) in the app's
 directory inside its unpacked copy of the repository. Settings come from the
 Argo CD build environment: ARGOCD_APP_*, KUBE_VERSION, KUBE_API_VERSIONS,
-plugin env ARGOCD_ENV_{` + strings.Join(argocmp.KnownPluginEnv(), ",") + `} and parameters
+plugin env ARGOCD_ENV_{` + strings.Join(argocdcmp.KnownPluginEnv(), ",") + `} and parameters
 (ARGOCD_APP_PARAMETERS).`
 	return c
 }

@@ -42,7 +42,7 @@ func runCMPIn(ctx context.Context, dir string, vars map[string]string, args ...s
 		},
 		Getwd: func() (string, error) { return dir, nil },
 	}
-	code = Run(ctx, args, env)
+	code = Execute(ctx, args, env)
 	return out.String(), errb.String(), code
 }
 

@@ -73,7 +73,7 @@ func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, cod
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(string) string { return "" }, Environ: func() []string { return nil },
 		Getwd: func() (string, error) { return dir, nil }}
-	code = Run(context.Background(), args, env)
+	code = Execute(context.Background(), args, env)
 	return out.String(), errb.String(), code
 }
 

@@ -17,7 +17,7 @@ func runHealthCmd(t *testing.T, stdin string, args ...string) (code int, stdout,
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	code = Run(context.Background(), append([]string{"health"}, args...), env)
+	code = Execute(context.Background(), append([]string{"health"}, args...), env)
 	return code, out.String(), errb.String()
 }
 

@@ -12,7 +12,7 @@ import (
 func runNotificationsCmd(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	code = Run(context.Background(), append([]string{"notifications"}, args...), env)
+	code = Execute(context.Background(), append([]string{"notifications"}, args...), env)
 	return code, out.String(), errb.String()
 }
 

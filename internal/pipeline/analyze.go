@@ -10,7 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/gctune"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
-	"github.com/routeguard/routeguard/internal/plugins"
+	"github.com/routeguard/routeguard/internal/pluginhost"
 )
 
 // Analysis says how to analyze a prepared outcome.
@@ -76,7 +76,7 @@ func (o *Outcome) Analyze(ctx context.Context, a Analysis) error {
 	if err != nil {
 		return err
 	}
-	session, err := plugins.Load(plugins.Options{Catalog: a.Plugins.Catalog, CatalogFile: a.Plugins.CatalogFile,
+	session, err := pluginhost.Load(pluginhost.Options{Catalog: a.Plugins.Catalog, CatalogFile: a.Plugins.CatalogFile,
 		Config: cfg.Plugins, ConfigFile: cfg.File, Set: o.Set, Executable: a.Plugins.Executable, Getenv: a.Plugins.Getenv})
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func (o *Outcome) Analyze(ctx context.Context, a Analysis) error {
 	analyzers = append(analyzers, session.Analyzers()...)
 	o.Unrendered = a.Unrendered
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
-	res, err := analysis.Run(ctx, analysis.RunOptions{Set: o.Set, ContextSet: ctxSet, Config: settings,
+	res, err := analysis.RunAnalyzers(ctx, analysis.RunOptions{Set: o.Set, ContextSet: ctxSet, Config: settings,
 		Analyzers: analyzers, DefaultNamespace: a.DefaultNamespace, Unrendered: a.Unrendered, Prior: a.Prior, Cluster: a.Cluster})
 	settled()
 	if err != nil {

@@ -5,13 +5,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/routeguard/routeguard/internal/apiserver"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/printable"
-	"github.com/routeguard/routeguard/internal/validate"
 )
 
 // CheckNames refuses a rendered object whose name the API server refuses
-// for its kind (validate.ObjectName: slashes, control characters, upper
+// for its kind (apiserver.ObjectName: slashes, control characters, upper
 // case, 100,000 characters): it would render, and fail only at the sync.
 // A name holding a Flux variable reference (${VAR}) is left to Flux's
 // substitution.
@@ -24,7 +24,7 @@ func CheckNames(objs []*manifest.Object) error {
 			name, _ = md["generateName"].(string)
 			field, prefix = "metadata.generateName", true
 		}
-		msgs := validate.ObjectName(schema.GroupKind{Group: o.Group(), Kind: o.Kind}, name, prefix)
+		msgs := apiserver.ObjectName(schema.GroupKind{Group: o.Group(), Kind: o.Kind}, name, prefix)
 		if len(msgs) == 0 {
 			continue
 		}

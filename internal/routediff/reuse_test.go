@@ -104,7 +104,7 @@ func TestReuseFollowsKustomizeBases(t *testing.T) {
 				}
 				return analyze(ctx, path, root, analysis, trace)
 			}
-			res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: paths, TempDir: t.TempDir(), Analyze: count})
+			res, err := Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: paths, TempDir: t.TempDir(), Analyze: count})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func TestNotCompared(t *testing.T) {
 func TestNotComparedInMarkdown(t *testing.T) {
 	dir := kustomizeRepo(t, map[string]string{"bases/web/route.yaml": "", "apps/c/kustomization.yaml": "resources: [missing|<b>.yaml]\n"})
 	// apps/c breaks at head only: introduced, not "not compared".
-	res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: []string{"apps/a", "apps/c"}, TempDir: t.TempDir(), Analyze: analyze})
+	res, err := Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: []string{"apps/a", "apps/c"}, TempDir: t.TempDir(), Analyze: analyze})
 	if err != nil {
 		t.Fatal(err)
 	}

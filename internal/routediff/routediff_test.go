@@ -108,7 +108,7 @@ func analyze(ctx context.Context, path, root string, analyze bool, trace *confin
 
 func run(t *testing.T, dir, base, head string) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), Options{Dir: dir, Base: base, Head: head, Paths: appPaths,
+	res, err := Compare(context.Background(), Options{Dir: dir, Base: base, Head: head, Paths: appPaths,
 		TempDir: t.TempDir(), Analyze: analyze})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +325,7 @@ func TestReuse(t *testing.T) {
 		}
 		return analyze(ctx, path, root, analysis, trace)
 	}
-	res, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: count})
+	res, err := Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: count})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +334,7 @@ func TestReuse(t *testing.T) {
 	}
 
 	dir = repoWithChange(t, map[string]string{".routeguard.yaml": "severity:\n  RG4001: error\n"})
-	res, err = Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: analyze})
+	res, err = Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: analyze})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,8 +135,8 @@ type KindChange struct {
 // RoutingChanged reports whether the routing differs.
 func (r *Result) RoutingChanged() bool { return !r.Routing.Empty() }
 
-// Run compares the two revisions.
-func Run(ctx context.Context, opts Options) (*Result, error) {
+// Compare compares the two revisions.
+func Compare(ctx context.Context, opts Options) (*Result, error) {
 	if (opts.Analyze == nil) == (opts.Build == nil) {
 		return nil, errors.New("routediff: want one of Analyze and Build")
 	}

@@ -26,7 +26,7 @@ const runAsCLI = "ROUTEGUARD_TEST_RUN_AS_CLI"
 // runs it (through a symlink named routeguard on PATH) as the plugin command.
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsCLI) == "1" {
-		os.Exit(cli.Run(context.Background(), os.Args[1:], cli.OSEnv()))
+		os.Exit(cli.Execute(context.Background(), os.Args[1:], cli.OSEnv()))
 	}
 	os.Exit(m.Run())
 }

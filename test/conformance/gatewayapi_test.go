@@ -147,7 +147,7 @@ func analyzeAll(t *testing.T) []outcome {
 	}
 	var out []outcome
 	for _, f := range files {
-		res, err := analysis.Run(context.Background(), analysis.RunOptions{
+		res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{
 			Set: load(t, base, f), Analyzers: registry.All()})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

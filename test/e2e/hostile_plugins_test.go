@@ -21,7 +21,7 @@ import (
 // plugin writes and checks that none is left running.
 func TestHostilePluginsDieWithRouteguard(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "testplugin")
-	build := exec.Command("go", "build", "-o", bin, "./internal/plugins/testdata/testplugin")
+	build := exec.Command("go", "build", "-o", bin, "./internal/pluginhost/testdata/testplugin")
 	build.Dir = harness.RepoRoot
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the test plugin: %v\n%s", err, out)

@@ -81,7 +81,7 @@ func analyzeIn(t testing.TB, dir string, opts analysis.RunOptions, files, contex
 	if len(contextFiles) > 0 {
 		opts.ContextSet = loadIn(t, dir, contextFiles...)
 	}
-	res, err := analysis.Run(context.Background(), opts)
+	res, err := analysis.RunAnalyzers(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

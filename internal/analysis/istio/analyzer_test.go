@@ -23,7 +23,7 @@ func TestAnalyzerThroughRunner(t *testing.T) {
 			}
 		}
 	}
-	res, err := analysis.Run(context.Background(), analysis.RunOptions{
+	res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{
 		Set: set, Analyzers: []analysis.Analyzer{Analyzers{}}, DefaultNamespace: "shop",
 	})
 	if err != nil {

@@ -72,7 +72,7 @@ func TestPlainSecretsMessageNamesTheField(t *testing.T) {
 			if err := set.AddAll(objs); err != nil {
 				t.Fatal(err)
 			}
-			res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{PlainSecrets{}}})
+			res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{PlainSecrets{}}})
 			if err != nil || len(res.Findings) != 1 {
 				t.Fatalf("findings %+v, err %v", res.Findings, err)
 			}

@@ -42,7 +42,7 @@ func synthSet(tb testing.TB, objects, dangling int) (*manifest.Set, *synth.Repo)
 // a synthetic repository is reported as an error, and nothing else is.
 func TestSynthInjectedFound(t *testing.T) {
 	set, repo := synthSet(t, 1000, 5)
-	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: All()})
+	res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: set, Analyzers: All()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func BenchmarkRun(b *testing.B) {
 		set, _ := synthSet(b, n, n/200)
 		b.Run(fmt.Sprintf("objects=%d", set.Len()), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: All()}); err != nil {
+				if _, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: set, Analyzers: All()}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -36,7 +36,7 @@ func FuzzAnalyzers(f *testing.F) {
 		for _, o := range objs {
 			_ = s.Add(o) // duplicates are the decoder's concern, not the analyzers'
 		}
-		if _, err := analysis.Run(context.Background(), analysis.RunOptions{Set: s, ContextSet: s, Analyzers: all}); err != nil {
+		if _, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: s, ContextSet: s, Analyzers: all}); err != nil {
 			t.Fatal(err)
 		}
 	})

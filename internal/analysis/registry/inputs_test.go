@@ -58,7 +58,7 @@ var dynamicInputs = map[string]bool{"policy.CRDOrdering": true, "validation.APIV
 
 func run(t *testing.T, a analysis.Analyzer, s *manifest.Set) []string {
 	t.Helper()
-	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: s, Analyzers: []analysis.Analyzer{a}})
+	res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: s, Analyzers: []analysis.Analyzer{a}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,12 +129,12 @@ func TestEveryFixtureThroughEveryAnalyzer(t *testing.T) {
 		if err := s.AddAll(objs); err != nil {
 			t.Fatal(err)
 		}
-		res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: s, ContextSet: s, Analyzers: All()})
+		res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: s, ContextSet: s, Analyzers: All()})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		res2, err := analysis.Run(context.Background(), analysis.RunOptions{Set: s, Analyzers: All()})
+		res2, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: s, Analyzers: All()})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue

@@ -30,7 +30,7 @@ func TestUnrenderedScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(scopes []analysis.UnrenderedScope) *analysis.Result {
-		res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: All(), Unrendered: scopes})
+		res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: set, Analyzers: All(), Unrendered: scopes})
 		if err != nil {
 			t.Fatal(err)
 		}

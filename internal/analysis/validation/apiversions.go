@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/apiserver"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/validate"
 )
 
 // APIVersions reports apiVersions the target cluster does not serve
@@ -65,8 +65,8 @@ func (APIVersions) Analyze(ctx context.Context, c *analysis.Context) error {
 	return nil
 }
 
-func checkBuiltinVersion(c *analysis.Context, kv validate.KubeVersion, gvk schema.GroupVersionKind, o *manifest.Object) {
-	st := validate.BuiltinAPI(gvk, kv)
+func checkBuiltinVersion(c *analysis.Context, kv apiserver.KubeVersion, gvk schema.GroupVersionKind, o *manifest.Object) {
+	st := apiserver.BuiltinAPI(gvk, kv)
 	at := o.FieldSource("apiVersion")
 	switch {
 	case !st.Served && st.Certain:
@@ -88,7 +88,7 @@ func checkBuiltinVersion(c *analysis.Context, kv validate.KubeVersion, gvk schem
 	}
 }
 
-func checkCustomVersion(c *analysis.Context, cat *validate.Catalog, o *manifest.Object) {
+func checkCustomVersion(c *analysis.Context, cat *apiserver.Catalog, o *manifest.Object) {
 	cands := cat.Lookup(o.Group(), o.Kind)
 	if len(cands) == 0 || cands[0].Err != nil {
 		return // validation.CustomResources says it cannot check
@@ -133,7 +133,7 @@ func checkCustomVersion(c *analysis.Context, cat *validate.Catalog, o *manifest.
 }
 
 // versions lists a CRD's served versions as group/version.
-func versions(crd *validate.CRD) string {
+func versions(crd *apiserver.CRD) string {
 	var out []string
 	for _, v := range crd.ServedVersions() {
 		out = append(out, crd.Group+"/"+v)
@@ -145,7 +145,7 @@ func versions(crd *validate.CRD) string {
 }
 
 // undeprecated lists a CRD's served versions that are not deprecated.
-func undeprecated(crd *validate.CRD) string {
+func undeprecated(crd *apiserver.CRD) string {
 	var out []string
 	for _, name := range crd.ServedVersions() {
 		if v, _ := crd.Version(name); !v.Deprecated {

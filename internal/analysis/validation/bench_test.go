@@ -45,7 +45,7 @@ func BenchmarkValidation(b *testing.B) {
 		b.Run(a.Metadata().Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{a}})
+				res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: set, Analyzers: []analysis.Analyzer{a}})
 				if err != nil || len(res.Findings) != 0 {
 					b.Fatalf("%v %v", err, res.Findings)
 				}

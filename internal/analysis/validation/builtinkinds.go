@@ -7,8 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/apiserver"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/validate"
 )
 
 // BuiltinKinds validates objects of built-in kinds with k8s.io/kubernetes'
@@ -21,7 +21,7 @@ type BuiltinKinds struct{}
 // validated in full; every other built-in kind is decoded strictly.
 func (BuiltinKinds) Metadata() analysis.Metadata {
 	var in []manifest.GroupKind
-	for _, gvk := range validate.BuiltinKinds() {
+	for _, gvk := range apiserver.BuiltinKinds() {
 		in = append(in, manifest.GroupKind{Group: gvk.Group, Kind: gvk.Kind})
 	}
 	return analysis.Metadata{
@@ -44,11 +44,11 @@ func (BuiltinKinds) Analyze(ctx context.Context, c *analysis.Context) error {
 		if err != nil {
 			return nil // validation.APIVersions reports it
 		}
-		var res *validate.Result
-		if validate.IsBuiltinValidated(gv.WithKind(o.Kind)) {
-			res, err = validate.ValidateBuiltin(ctx, c.Namespace(o), o.Body)
+		var res *apiserver.Result
+		if apiserver.IsBuiltinValidated(gv.WithKind(o.Kind)) {
+			res, err = apiserver.ValidateBuiltin(ctx, c.Namespace(o), o.Body)
 		} else {
-			res, _, err = validate.DecodeBuiltin(o.Body)
+			res, _, err = apiserver.DecodeBuiltin(o.Body)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -62,7 +62,7 @@ func (BuiltinKinds) Analyze(ctx context.Context, c *analysis.Context) error {
 		}
 		for _, v := range judgeable(c, o, res.Violations) {
 			f := analysis.Finding{Object: c.Ref(o), Source: o.FieldSource(v.Field)}
-			if v.Class == validate.UnknownField {
+			if v.Class == apiserver.UnknownField {
 				f.Code = analysis.CodeFieldUnknown
 				f.Message = fmt.Sprintf("unknown field %q: %s %s has no such field; the API server refuses the object under strict field validation (kubectl's and Argo CD's default); remove or correct it",
 					v.Field, o.APIVersion, o.Kind)

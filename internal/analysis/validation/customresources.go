@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/apiserver"
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/validate"
 )
 
 // CustomResources validates custom resources against their CRD as
@@ -48,7 +48,7 @@ func (CustomResources) Analyze(ctx context.Context, c *analysis.Context) error {
 // its first object (a Flux or Argo CD tree holds hundreds of
 // Kustomizations, HelmReleases or Applications: one info each would bury
 // the report), and returns the objects that have one.
-func reportNoSchema(c *analysis.Context, cat *validate.Catalog, objs []*manifest.Object) []*manifest.Object {
+func reportNoSchema(c *analysis.Context, cat *apiserver.Catalog, objs []*manifest.Object) []*manifest.Object {
 	var first []*manifest.Object
 	count := map[manifest.GroupKind]int{}
 	var known []*manifest.Object
@@ -79,9 +79,9 @@ func reportNoSchema(c *analysis.Context, cat *validate.Catalog, objs []*manifest
 // validation, and the workers would otherwise meet each CRD one after the
 // other. Each version compiles the rules its objects can reach. Errors
 // are reported when the objects are validated.
-func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.Object) {
+func compileAhead(ctx context.Context, cat *apiserver.Catalog, objs []*manifest.Object) {
 	type need struct {
-		crd     *validate.CRD
+		crd     *apiserver.CRD
 		version string
 	}
 	bodies := map[need][]map[string]any{}
@@ -115,7 +115,7 @@ func compileAhead(ctx context.Context, cat *validate.Catalog, objs []*manifest.O
 	wg.Wait()
 }
 
-func checkCustomResource(ctx context.Context, c *analysis.Context, cat *validate.Catalog, o *manifest.Object) error {
+func checkCustomResource(ctx context.Context, c *analysis.Context, cat *apiserver.Catalog, o *manifest.Object) error {
 	cands := cat.Lookup(o.Group(), o.Kind)
 	if len(cands) == 0 {
 		return nil // reportNoSchema said it for the kind
@@ -153,7 +153,7 @@ func checkCustomResource(ctx context.Context, c *analysis.Context, cat *validate
 }
 
 // served returns the index of the first candidate serving version, -1 if none.
-func served(cands []validate.Candidate, version string) int {
+func served(cands []apiserver.Candidate, version string) int {
 	for i, cand := range cands {
 		if cand.CRD == nil {
 			continue
@@ -167,7 +167,7 @@ func served(cands []validate.Candidate, version string) int {
 
 // validateAgainst validates o; a CRD whose version does not compile is an
 // RG5008 finding (and a nil result).
-func validateAgainst(ctx context.Context, c *analysis.Context, cand validate.Candidate, o *manifest.Object) (*validate.Result, error) {
+func validateAgainst(ctx context.Context, c *analysis.Context, cand apiserver.Candidate, o *manifest.Object) (*apiserver.Result, error) {
 	res, err := cand.CRD.ValidateCustomResource(ctx, o.Version(), c.Namespace(o), o.Body)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -181,7 +181,7 @@ func validateAgainst(ctx context.Context, c *analysis.Context, cand validate.Can
 
 // reportExperimentalOnly reports (RG5009) what the standard channel's CRD
 // rejects and the experimental channel's accepts.
-func reportExperimentalOnly(c *analysis.Context, o *manifest.Object, std, exp *validate.Result) {
+func reportExperimentalOnly(c *analysis.Context, o *manifest.Object, std, exp *apiserver.Result) {
 	inExp := map[string]bool{}
 	for _, v := range exp.Violations {
 		inExp[v.String()] = true
@@ -198,19 +198,19 @@ func reportExperimentalOnly(c *analysis.Context, o *manifest.Object, std, exp *v
 }
 
 // report turns violations into findings at their fields' lines.
-func report(c *analysis.Context, o *manifest.Object, res *validate.Result, origin string) {
+func report(c *analysis.Context, o *manifest.Object, res *apiserver.Result, origin string) {
 	for _, v := range judgeable(c, o, res.Violations) {
 		f := analysis.Finding{Object: c.Ref(o), Source: o.FieldSource(v.Field)}
 		switch v.Class {
-		case validate.UnknownField:
+		case apiserver.UnknownField:
 			f.Code = analysis.CodeFieldUnknown
 			f.Message = fmt.Sprintf("unknown field %q: the schema of the %s has no such field; the API server drops it and refuses the %s under strict field validation (kubectl's and Argo CD's default); remove or correct it",
 				v.Field, origin, o.Kind)
-		case validate.Rule:
+		case apiserver.Rule:
 			f.Code = analysis.CodeRuleViolation
 			f.Message = fmt.Sprintf("%s: %s (x-kubernetes-validations rule of the %s); the API server rejects the %s",
 				fieldOrObject(v.Field), v.Message, origin, o.Kind)
-		case validate.Uncheckable:
+		case apiserver.Uncheckable:
 			f.Code = analysis.CodeNotFullyValidated
 			f.Message = fmt.Sprintf("%s: a rule of the %s cannot be checked by routeguard: %s", fieldOrObject(v.Field), origin, v.Message)
 		default:
@@ -234,7 +234,7 @@ func fieldOrObject(field string) string {
 
 // bundledKinds lists the kinds of the bundled CRDs and the CRD kind, sorted.
 func bundledKinds() []manifest.GroupKind {
-	return sortedKinds(append(validate.BundledKinds(), crdGK))
+	return sortedKinds(append(apiserver.BundledKinds(), crdGK))
 }
 
 func sortedKinds(gks []manifest.GroupKind) []manifest.GroupKind {

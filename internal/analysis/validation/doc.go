@@ -1,6 +1,6 @@
 // Package validation reports what the API server would reject, before the
 // sync, with kube-apiserver's own code run offline (package
-// internal/validate):
+// internal/apiserver):
 //
 //   - validation.CustomResources: custom resources against their CRD
 //     (rendered with the app or a context path, the cluster's from

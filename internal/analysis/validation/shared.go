@@ -8,37 +8,37 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/apiserver"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/substitute"
-	"github.com/routeguard/routeguard/internal/validate"
 )
 
 var crdGK = manifest.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
 
 // catalog returns the run's CRD catalog, built once and shared by the
 // package's analyzers.
-func catalog(c *analysis.Context) *validate.Catalog {
+func catalog(c *analysis.Context) *apiserver.Catalog {
 	return c.Memo("validation.catalog", func() any {
 		k := c.Cluster()
-		return validate.NewCatalog(validate.CatalogOptions{
+		return apiserver.NewCatalog(apiserver.CatalogOptions{
 			App:               c.Objects().ByKind(crdGK.Group, crdGK.Kind),
 			Context:           c.ContextObjects().ByKind(crdGK.Group, crdGK.Kind),
 			Cluster:           k.CRDs,
 			GatewayAPIChannel: k.GatewayAPIChannel,
 		})
-	}).(*validate.Catalog)
+	}).(*apiserver.Catalog)
 }
 
 // kubeVersion returns the target cluster's version (the runner has
 // validated it).
-func kubeVersion(c *analysis.Context) validate.KubeVersion {
-	v, _ := validate.ParseKubeVersion(c.Cluster().KubeVersion)
+func kubeVersion(c *analysis.Context) apiserver.KubeVersion {
+	v, _ := apiserver.ParseKubeVersion(c.Cluster().KubeVersion)
 	return v
 }
 
 // isCustom reports whether o is a custom resource (its group is not one of
 // Kubernetes' own).
-func isCustom(o *manifest.Object) bool { return !validate.IsBuiltinGroup(o.Group()) }
+func isCustom(o *manifest.Object) bool { return !apiserver.IsBuiltinGroup(o.Group()) }
 
 // each runs fn over objs on GOMAXPROCS workers: validation is the costliest
 // analysis per object, and objects are independent. Findings are sorted by
@@ -100,9 +100,9 @@ func sopsEncrypted(o *manifest.Object) bool {
 //
 // The others are reported once per object and reason as RG5008 at info
 // severity, naming the first, so that nothing goes unsaid.
-func judgeable(c *analysis.Context, o *manifest.Object, vs []validate.Violation) []validate.Violation {
+func judgeable(c *analysis.Context, o *manifest.Object, vs []apiserver.Violation) []apiserver.Violation {
 	onApply := c.Cluster().SubstitutedOnApply
-	var out, unset, deferred []validate.Violation
+	var out, unset, deferred []apiserver.Violation
 	for _, v := range vs {
 		switch {
 		case involves(o, v, substitute.PlaceholderPrefix):
@@ -113,7 +113,7 @@ func judgeable(c *analysis.Context, o *manifest.Object, vs []validate.Violation)
 			out = append(out, v)
 		}
 	}
-	notJudged := func(vs []validate.Violation, why, how string) {
+	notJudged := func(vs []apiserver.Violation, why, how string) {
 		if len(vs) == 0 {
 			return
 		}
@@ -133,11 +133,11 @@ func judgeable(c *analysis.Context, o *manifest.Object, vs []validate.Violation)
 // involves reports a violation that a value holding marker may explain:
 // its value holds one, or (a CEL rule, a oneOf: no single value) the
 // object does.
-func involves(o *manifest.Object, v validate.Violation, marker string) bool {
+func involves(o *manifest.Object, v apiserver.Violation, marker string) bool {
 	switch {
 	case v.Scalar:
 		return strings.Contains(v.Value, marker)
-	case v.Missing, v.Class == validate.UnknownField:
+	case v.Missing, v.Class == apiserver.UnknownField:
 		return false
 	}
 	return holds(o.Body, marker)

@@ -166,7 +166,7 @@ func TestMessagesAndLines(t *testing.T) {
 }
 
 func TestNoSchemaSaidOncePerKind(t *testing.T) {
-	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: analysistest.Load(t, "no_schema_many.yaml"), Analyzers: []analysis.Analyzer{CustomResources{}}})
+	res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: analysistest.Load(t, "no_schema_many.yaml"), Analyzers: []analysis.Analyzer{CustomResources{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestNoSchemaSaidOncePerKind(t *testing.T) {
 // Argo CD CRD no longer serves is a warning (the cluster may run an older
 // release that serves it), never an error; Gateway API's stays an error.
 func TestControllerVersionsAreWarnings(t *testing.T) {
-	res, err := analysis.Run(context.Background(), analysis.RunOptions{Set: analysistest.Load(t, "flux_argocd.yaml"), Analyzers: []analysis.Analyzer{APIVersions{}}})
+	res, err := analysis.RunAnalyzers(context.Background(), analysis.RunOptions{Set: analysistest.Load(t, "flux_argocd.yaml"), Analyzers: []analysis.Analyzer{APIVersions{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // embeds: the same object without the descriptions of its schemas. The
 // descriptions are two thirds of Gateway API's CRDs and nothing validates
 // against them; loading HTTPRoute's CRD took 20 ms from YAML and takes 4 ms
-// from this (BenchmarkCompile in internal/validate). encoding/json sorts
+// from this (BenchmarkCompile in internal/apiserver). encoding/json sorts
 // the keys, so the same CRD gives the same bytes.
 func compactCRD(doc []byte) ([]byte, error) {
 	// Decoded as routeguard decodes manifests (timestamps stay strings,

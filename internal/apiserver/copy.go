@@ -1,0 +1,55 @@
+package apiserver
+
+import "math"
+
+// deepCopyJSON copies a JSON-compatible value (maps, slices, strings,
+// numbers, booleans, nil), with numbers as the API server's JSON decoder
+// produces them: integers, and floats with a whole value (kubectl and Argo
+// CD send 80.0 as 80), become int64. Validation mutates its copy (pruning,
+// defaulting) and the model's objects stay untouched.
+func deepCopyJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopyJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopyJSON(e)
+		}
+		return out
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint64:
+		return float64(x)
+	case float32:
+		return wholeToInt(float64(x))
+	case float64:
+		return wholeToInt(x)
+	case map[string]string:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	}
+	return v
+}
+
+func wholeToInt(f float64) any {
+	if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+		return int64(f)
+	}
+	return f
+}

@@ -1,8 +1,0 @@
-package plugins
-
-// TeamHostsBinary is the team-hosts plugin TestMain builds, for the
-// black-box CLI test (package plugins_test).
-func TeamHostsBinary() string { return bins.teams }
-
-// SHA256 exposes fileSHA256 to the black-box tests.
-var SHA256 = fileSHA256

@@ -1,9 +1,0 @@
-//go:build !linux
-
-package plugins
-
-// protectHost has nothing to do where there is no prctl: plugins there
-// rely on the process group kill alone (see docs/security.md).
-func protectHost() {}
-
-func reapOrphans(string) {}
