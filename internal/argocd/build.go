@@ -139,8 +139,7 @@ type AppSetResult struct {
 const maxWaves = 32
 
 type builder struct {
-	opts Options
-	repo *thisRepo
+	*sourceRenderer
 
 	mu      sync.Mutex
 	apps    map[string]*AppResult
@@ -178,9 +177,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
 	}
 	defer cr.Close()
-	b := &builder{opts: opts, repo: &thisRepo{root: root, cr: cr, urls: map[string]bool{}, max: opts.MaxFileBytes},
+	b := &builder{sourceRenderer: &sourceRenderer{opts: opts, repo: &thisRepo{root: root, cr: cr, urls: map[string]bool{}, max: opts.MaxFileBytes}},
 		apps: map[string]*AppResult{}, parent: map[string]string{}, appsets: map[string]*AppSetResult{},
 		twinKeys: map[string][]string{}}
+	b.warnf = func(format string, a ...any) { b.note(notice.Warning, format, a...) }
 	found, err := scan(b.repo, opts.Roots)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ import (
 // substituted, commas escaped), file parameters, CRDs unless skipCrds,
 // skipTests, skipSchemaValidation, and `helm dependency build` for
 // dependencies not vendored.
-func (b *builder) helmOptions(app *Application, src Source, appDir, valuesBase string, refs map[string]Source, multi bool, env buildEnv) (render.HelmOptions, error) {
+func (b *sourceRenderer) helmOptions(app *Application, src Source, appDir, valuesBase string, refs map[string]Source, multi bool, env buildEnv) (render.HelmOptions, error) {
 	h := src.Helm
 	if h == nil {
 		h = &Helm{}
@@ -105,7 +105,7 @@ func cleanSetParameters(val string) string {
 // lexical order (an entry also listed explicitly keeps its explicit
 // position), missing files dropped with ignoreMissingValueFiles, each file
 // once.
-func (b *builder) valueFiles(h *Helm, appDir, valuesBase string, refs map[string]Source, multi bool, env buildEnv) ([]string, error) {
+func (b *sourceRenderer) valueFiles(h *Helm, appDir, valuesBase string, refs map[string]Source, multi bool, env buildEnv) ([]string, error) {
 	explicit := map[string]bool{}
 	for _, raw := range h.ValueFiles {
 		if p, err := b.resolveValuePath(raw, appDir, valuesBase, refs, multi, env); err == nil && !isGlob(p) {
@@ -158,7 +158,7 @@ func (b *builder) valueFiles(h *Helm, appDir, valuesBase string, refs map[string
 // glob expands a value file glob (doublestar, as Argo CD): through the
 // confined root inside the repository, on disk for a fetched chart's own
 // files (outside the repository, in the chart cache).
-func (b *builder) glob(p string) ([]string, error) {
+func (b *sourceRenderer) glob(p string) ([]string, error) {
 	if !inside(p, b.repo.root) {
 		return doublestar.FilepathGlob(p)
 	}
@@ -178,7 +178,7 @@ func (b *builder) glob(p string) ([]string, error) {
 
 // stat is os.Stat for a fetched chart's files, the confined root's inside
 // the repository.
-func (b *builder) stat(p string) (fs.FileInfo, error) {
+func (b *sourceRenderer) stat(p string) (fs.FileInfo, error) {
 	if !inside(p, b.repo.root) {
 		return os.Stat(p)
 	}
@@ -191,7 +191,7 @@ func isGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 // "$ref/rest" against a multi-source ref source of this repository, a URL
 // (not fetched: the source is skipped), an absolute path against the
 // repository root, else against valuesBase (the chart directory).
-func (b *builder) resolveValuePath(raw, appDir, valuesBase string, refs map[string]Source, multi bool, env buildEnv) (string, error) {
+func (b *sourceRenderer) resolveValuePath(raw, appDir, valuesBase string, refs map[string]Source, multi bool, env buildEnv) (string, error) {
 	if multi && strings.HasPrefix(raw, "$") {
 		name, rest, _ := strings.Cut(raw, "/")
 		if ref, ok := refs[strings.TrimPrefix(name, "$")]; ok {
@@ -220,7 +220,7 @@ func (b *builder) resolveValuePath(raw, appDir, valuesBase string, refs map[stri
 
 // confine returns p when its real location is inside the repository, or
 // inside extra (a fetched chart, for its own values files).
-func (b *builder) confine(p, extra string) (string, error) {
+func (b *sourceRenderer) confine(p, extra string) (string, error) {
 	if extra != "" {
 		if real, err := filepath.EvalSymlinks(p); err == nil && inside(real, extra) {
 			return p, nil
@@ -236,7 +236,7 @@ func (b *builder) confine(p, extra string) (string, error) {
 // A dependency that cannot be had (not vendored, not fetchable) is left
 // out and returned, and the chart's own templates are rendered, so that its
 // routes are checked and what the dependency deploys is "cannot check".
-func (b *builder) renderHelm(ctx context.Context, app *Application, src Source, appDir string, refs map[string]Source, multi bool, env buildEnv) (*manifest.Set, *render.MissingDependenciesError, error) {
+func (b *sourceRenderer) renderHelm(ctx context.Context, app *Application, src Source, appDir string, refs map[string]Source, multi bool, env buildEnv) (*manifest.Set, *render.MissingDependenciesError, error) {
 	h, err := b.helmOptions(app, src, appDir, appDir, refs, multi, env)
 	if err != nil {
 		return nil, nil, err
@@ -264,7 +264,7 @@ func helmSkip(err error) error {
 // renderRemoteChart renders a source with a chart from a chart
 // repository, fetched through the ChartSource; its value files may come
 // from this repository ($ref sources).
-func (b *builder) renderRemoteChart(ctx context.Context, app *Application, src Source, refs map[string]Source, multi bool) (*manifest.Set, error) {
+func (b *sourceRenderer) renderRemoteChart(ctx context.Context, app *Application, src Source, refs map[string]Source, multi bool) (*manifest.Set, error) {
 	what := fmt.Sprintf("chart %s %s from %s", src.Chart, cmp.Or(src.TargetRevision, "(latest)"), src.RepoURL)
 	if b.opts.Charts == nil {
 		return nil, chartSkip("%s: chart repositories cannot be reached; pass --fetch-charts to fetch it (and --chart-cache DIR to keep it for offline runs)", what)

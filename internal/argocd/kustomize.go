@@ -34,7 +34,7 @@ import (
 // what the kustomizations name remotely when the network is not allowed,
 // so that the rest of the app is still checked and what they deploy is
 // "cannot check".
-func (b *builder) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, []render.MissingChart, []render.RemoteRef, error) {
+func (b *sourceRenderer) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, []render.MissingChart, []render.RemoteRef, error) {
 	opts := b.baseOptions(app, appDir)
 	opts.SkipMissingCharts, opts.SkipRemote = true, true
 	opts.Helm.KubeVersion = b.opts.KubeVersion

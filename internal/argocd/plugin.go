@@ -20,7 +20,7 @@ import (
 // read by the same code (cmp.FromEnv, Build.Settings, Build.Request), so
 // substitution variables, weights and Helm options apply exactly as in
 // the sidecar. Other plugins run in Argo CD's sidecars and are skipped.
-func (b *builder) renderPlugin(ctx context.Context, app *Application, src Source, appDir string) (*manifest.Set, error) {
+func (b *sourceRenderer) renderPlugin(ctx context.Context, app *Application, src Source, appDir string) (*manifest.Set, error) {
 	name := "routeguard"
 	switch {
 	case src.Plugin != nil && src.Plugin.Name != "":
@@ -66,7 +66,7 @@ func (b *builder) renderPlugin(ctx context.Context, app *Application, src Source
 	return b.opts.RenderPlugin(ctx, req)
 }
 
-func (b *builder) isRouteguardPlugin(name string) bool {
+func (b *sourceRenderer) isRouteguardPlugin(name string) bool {
 	if len(b.opts.PluginNames) == 0 {
 		return name == "routeguard" || strings.HasPrefix(name, "routeguard-")
 	}
@@ -75,7 +75,7 @@ func (b *builder) isRouteguardPlugin(name string) bool {
 
 // pluginEnv is Argo CD's getPluginEnvs for a source, plus the sidecar's
 // ROUTEGUARD_ALLOW_NETWORK (the operator's --allow-network).
-func (b *builder) pluginEnv(app *Application, src Source) (map[string]string, error) {
+func (b *sourceRenderer) pluginEnv(app *Application, src Source) (map[string]string, error) {
 	env := newBuildEnv(app, src, b.opts.Revision)
 	vars := map[string]string(maps.Clone(env))
 	vars["KUBE_VERSION"] = b.opts.KubeVersion
@@ -128,7 +128,7 @@ func paramEnvName(s string) string {
 
 // discoverPlugin is routeguard's opt-in discover rule (cmp discover,
 // cmp/discovery): the directory holds the .routeguard-cmp marker.
-func (b *builder) discoverPlugin(appDir string) bool {
+func (b *sourceRenderer) discoverPlugin(appDir string) bool {
 	match, err := argocdcmp.Discover(appDir)
 	return err == nil && match != ""
 }

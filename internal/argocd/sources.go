@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/routeguard/routeguard/internal/manifest"
-	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/render"
 )
 
@@ -66,9 +65,20 @@ func chartSkip(format string, a ...any) error {
 	return &skipError{reason: fmt.Sprintf(format, a...), chart: true}
 }
 
+// sourceRenderer renders the sources of an Application from this
+// checkout (directory, Helm, Kustomize, routeguard's plugin); the builder
+// (build.go, declared.go, appsets.go, unlisted.go) finds the Applications
+// and renders them, in waves, through it.
+type sourceRenderer struct {
+	opts Options
+	repo *thisRepo
+	// warnf records a warning of the build (safe for concurrent use).
+	warnf func(format string, a ...any)
+}
+
 // renderSource renders source i of app. refs are the multi-source ref
 // sources by name ("$name").
-func (b *builder) renderSource(ctx context.Context, app *Application, i int, src Source, refs map[string]Source, multi bool) (*manifest.Set, SourceResult, error) {
+func (b *sourceRenderer) renderSource(ctx context.Context, app *Application, i int, src Source, refs map[string]Source, multi bool) (*manifest.Set, SourceResult, error) {
 	res := SourceResult{Index: i, Where: src.Path}
 	if multi && src.Path == "" && src.Chart == "" && src.Ref != "" {
 		return nil, res, nil // a ref-only source renders nothing
@@ -136,7 +146,7 @@ func cleanPath(p string) string {
 // routeguard plugin when its discovery is on and matches, else Kustomize
 // when the directory holds a kustomization, Helm when it holds
 // Chart.yaml, else a directory of manifests.
-func (b *builder) discover(appDir string) string {
+func (b *sourceRenderer) discover(appDir string) string {
 	if b.opts.PluginDiscovery && b.discoverPlugin(appDir) {
 		return ToolPlugin
 	}
@@ -159,7 +169,7 @@ const (
 // app directory's .argocd-source.yaml, then .argocd-source-<app>.yaml,
 // merged into the source as JSON merge patches; only the tool options
 // change (repoURL, path, chart and targetRevision are kept).
-func (b *builder) mergeSourceParameters(src *Source, appDir, appName string) error {
+func (b *sourceRenderer) mergeSourceParameters(src *Source, appDir, appName string) error {
 	merged := *src
 	for _, name := range []string{repoSourceFile, fmt.Sprintf(appSourceFile, appName)} {
 		p := filepath.Join(appDir, name)
@@ -196,7 +206,7 @@ func (b *builder) mergeSourceParameters(src *Source, appDir, appName string) err
 // renderDirectory renders a directory source: recurse, include, exclude,
 // jsonnet (ext vars and TLAs substituted with the build environment) and
 // Argo CD's rules for files that are not manifests.
-func (b *builder) renderDirectory(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, error) {
+func (b *sourceRenderer) renderDirectory(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, error) {
 	d := src.Directory
 	if d == nil {
 		d = &Directory{}
@@ -212,7 +222,7 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 	// Argo CD decodes with sigs.k8s.io/yaml: a key defined twice keeps its
 	// last value, so the app renders (and syncs); say so, never fail it.
 	dup := func(k manifest.DuplicateKey) {
-		b.note(notice.Warning, "Application %s: %s", app.Key(), k)
+		b.warnf("Application %s: %s", app.Key(), k)
 	}
 	opts.Directory = render.DirectoryOptions{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, SkipNonManifests: true, DuplicateKey: dup,
 		Jsonnet: render.JsonnetOptions{ExtVars: conv(d.Jsonnet.ExtVars), TLAs: conv(d.Jsonnet.TLAs), Libs: d.Jsonnet.Libs}}
@@ -221,19 +231,19 @@ func (b *builder) renderDirectory(ctx context.Context, app *Application, src Sou
 		return nil, err
 	}
 	for _, w := range res.Warnings {
-		b.note(notice.Warning, "Application %s: %s", app.Key(), w)
+		b.warnf("Application %s: %s", app.Key(), w)
 	}
 	return res.Set, nil
 }
 
 // baseOptions are the render options every source of this repository
 // starts from.
-func (b *builder) baseOptions(app *Application, appDir string) render.Options {
+func (b *sourceRenderer) baseOptions(app *Application, appDir string) render.Options {
 	return render.Options{Path: appDir, RepoRoot: b.repo.root, AllowNetwork: b.opts.AllowNetwork,
 		MaxFileBytes: b.opts.MaxFileBytes, Self: b.opts.Self,
 		// Argo CD applies the last of an object rendered twice and shows a
 		// RepeatedResourceWarning: say so, never fail the Application.
 		RepeatedObject: func(d *manifest.DuplicateError) {
-			b.note(notice.Warning, "Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
+			b.warnf("Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
 		}}
 }

@@ -26,7 +26,7 @@ import (
 // operations read is this checkout (or mapped with --source), the artifact
 // is assembled the way source-watcher does it into a scratch directory,
 // and its files keep their paths in the repository for messages.
-func (b *builder) artifact(ref SourceKey) (*origin, error) {
+func (b *sources) artifact(ref SourceKey) (*origin, error) {
 	v, err := b.memo("artifact "+ref.String(), func() (any, error) { return b.assemble(ref) })
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func (b *builder) artifact(ref SourceKey) (*origin, error) {
 	return v.(*origin), nil
 }
 
-func (b *builder) assemble(ref SourceKey) (*origin, error) {
+func (b *sources) assemble(ref SourceKey) (*origin, error) {
 	gen, spec, out := b.generatorOf(ref)
 	if gen == nil {
 		return nil, skip("ExternalArtifact not made in the tree",
@@ -73,7 +73,7 @@ func (b *builder) assemble(ref SourceKey) (*origin, error) {
 }
 
 // generatorOf finds the ArtifactGenerator that makes the ExternalArtifact.
-func (b *builder) generatorOf(ref SourceKey) (*manifest.Object, *swapi.ArtifactGeneratorSpec, *swapi.OutputArtifact) {
+func (b *sources) generatorOf(ref SourceKey) (*manifest.Object, *swapi.ArtifactGeneratorSpec, *swapi.OutputArtifact) {
 	for _, g := range b.state.set.ByKind(SourceExtensionsGroup, swapi.ArtifactGeneratorKind) {
 		if g.Namespace != ref.Namespace {
 			continue

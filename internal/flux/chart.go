@@ -32,7 +32,7 @@ type chartSource struct {
 // it: spec.chart.spec (a chart of a GitRepository, HelmRepository or
 // Bucket), or spec.chartRef to an OCIRepository, a HelmChart or an
 // ExternalArtifact.
-func (b *builder) chartOf(ctx context.Context, hr *helmv2.HelmRelease) (*chartSource, error) {
+func (b *sources) chartOf(ctx context.Context, hr *helmv2.HelmRelease) (*chartSource, error) {
 	if ref := hr.Spec.ChartRef; ref != nil {
 		key := SourceKey{Kind: ref.Kind, Namespace: cmp.Or(ref.Namespace, hr.Namespace), Name: ref.Name}
 		switch ref.Kind {
@@ -69,7 +69,7 @@ func (b *builder) chartOf(ctx context.Context, hr *helmv2.HelmRelease) (*chartSo
 
 // templateChart resolves a HelmChart spec (or a HelmRelease's
 // spec.chart.spec): chart, version, sourceRef, valuesFiles.
-func (b *builder) templateChart(ctx context.Context, ns string, spec map[string]any, where string) (*chartSource, error) {
+func (b *sources) templateChart(ctx context.Context, ns string, spec map[string]any, where string) (*chartSource, error) {
 	name, version := field.String(spec, "chart"), field.String(spec, "version")
 	ref := sourceRef(field.Map(spec, "sourceRef"), ns)
 	valuesFiles := field.Strings(spec, "valuesFiles")
@@ -115,7 +115,7 @@ func (b *builder) templateChart(ctx context.Context, ns string, spec map[string]
 
 // ociRepositoryChart resolves spec.chartRef to an OCIRepository: its URL
 // and ref (digest, else semver, else tag, default latest).
-func (b *builder) ociRepositoryChart(ctx context.Context, key SourceKey) (*chartSource, error) {
+func (b *sources) ociRepositoryChart(ctx context.Context, key SourceKey) (*chartSource, error) {
 	if dir, ok := b.mapped[key]; ok {
 		return &chartSource{dir: dir, origin: &origin{dir: dir, name: "--source " + key.String()}, what: "OCIRepository " + key.Namespace + "/" + key.Name + " (mapped)"}, nil
 	}
@@ -134,7 +134,7 @@ func (b *builder) ociRepositoryChart(ctx context.Context, key SourceKey) (*chart
 
 // fetchChart gets a chart archive from the chart cache (or, with the
 // network allowed, from its repository).
-func (b *builder) fetchChart(ctx context.Context, ref charts.Ref, what string, valuesFiles []string, ignoreMissing bool) (*chartSource, error) {
+func (b *sources) fetchChart(ctx context.Context, ref charts.Ref, what string, valuesFiles []string, ignoreMissing bool) (*chartSource, error) {
 	if b.charts == nil {
 		return nil, skip(skipChartOffline, "its %s is in a chart repository; pass --fetch-charts to fetch it (and --chart-cache DIR to keep it for offline runs)", what)
 	}

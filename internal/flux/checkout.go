@@ -22,7 +22,7 @@ import (
 // exclude (VCS files always; source-controller's defaults, CI files,
 // images and archives, when neither says anything). Patterns are relative
 // to the repository root, as in the artifact.
-func (b *builder) sourceArtifact(dir string, gr *manifest.Object) (string, error) {
+func (b *workspace) sourceArtifact(dir string, gr *manifest.Object) (string, error) {
 	ignore, set := "", false
 	if gr != nil {
 		ignore, set = field.Get(gr.Body, "spec", "ignore").(string)

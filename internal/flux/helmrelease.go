@@ -40,7 +40,7 @@ func decodeHelmRelease(o *manifest.Object) (*helmv2.HelmRelease, error) {
 // spec.values; the chart's CRDs unless install.crds is Skip; then
 // spec.postRenderers (Kustomize patches and images), commonMetadata and
 // helm-controller's origin labels, through Helm's post-render step.
-func (b *builder) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Object, error) {
+func (b *nodeRender) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest.Object, error) {
 	hr, err := decodeHelmRelease(n.Object)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func shortenReleaseName(name string) string {
 // helm-controller's chartutil.ChartValuesFromReferences does. A reference
 // only the cluster can resolve (a Secret an ExternalSecret makes, or one
 // not in the repository) is left out; unread names them.
-func (b *builder) helmValues(n *Node, hr *helmv2.HelmRelease) (map[string]any, []string, error) {
+func (b *nodeRender) helmValues(n *Node, hr *helmv2.HelmRelease) (map[string]any, []string, error) {
 	out := map[string]any{}
 	var unread []string
 	for i, r := range hr.Spec.ValuesFrom {
@@ -195,7 +195,7 @@ func (b *builder) helmValues(n *Node, hr *helmv2.HelmRelease) (map[string]any, [
 }
 
 // unreadValues records a valuesFrom source only the cluster has.
-func (b *builder) unreadValues(n *Node, where, kind string, key nsName, why string) string {
+func (b *nodeRender) unreadValues(n *Node, where, kind string, key nsName, why string) string {
 	n.clusterSources = append(n.clusterSources, &clusterSource{Kind: kind, Key: key, Why: why, values: true})
 	if why == "not in the repository" {
 		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
@@ -237,7 +237,7 @@ func dependencyNames(m *render.MissingDependenciesError) string {
 
 // dependencyFetcher fetches chart dependencies through the chart cache
 // (nil without one: only file:// dependencies are built).
-func (b *builder) dependencyFetcher() render.DependencyFetcher {
+func (b *sources) dependencyFetcher() render.DependencyFetcher {
 	if b.charts == nil {
 		return nil
 	}

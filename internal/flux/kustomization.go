@@ -48,7 +48,7 @@ func decodeKustomization(o *manifest.Object) (*kustomizev1.Kustomization, map[st
 // (targetNamespace, namePrefix, nameSuffix, patches, images, components),
 // its build confined to the source, postBuild substitution, then
 // spec.commonMetadata. Sources are file:line of the objects' files.
-func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.Object, error) {
+func (b *nodeRender) buildKustomization(ctx context.Context, n *Node) ([]*manifest.Object, error) {
 	ks, body, err := decodeKustomization(n.Object)
 	if err != nil {
 		return nil, err
@@ -88,10 +88,10 @@ func (b *builder) buildKustomization(ctx context.Context, n *Node) ([]*manifest.
 	}
 	kabs, _ := filepath.Abs(kfile)
 	display := func(p string) string { return o.display(mustRel(o.dir, p)) }
-	var fsys filesys.FileSystem = overlayFS{FileSystem: limitFS{FileSystem: base, b: b, display: display}, path: kabs, data: data}
+	var fsys filesys.FileSystem = overlayFS{FileSystem: limitFS{FileSystem: base, b: b.workspace, display: display}, path: kabs, data: data}
 	var offline *offlineFS
 	if !b.opts.AllowNetwork {
-		offline = &offlineFS{FileSystem: fsys, disk: limitFS{FileSystem: base, b: b, display: display}, display: display}
+		offline = &offlineFS{FileSystem: fsys, disk: limitFS{FileSystem: base, b: b.workspace, display: display}, display: display}
 		fsys = offline
 	}
 	resMap, err := kustomizeBuild(fsys, dirPath)
@@ -190,7 +190,7 @@ func setCommonMetadata(set *manifest.Set, labels, annotations map[string]string)
 }
 
 // substitutionError points a strict-mode error at the variable's line.
-func (b *builder) substitutionError(err error) error {
+func (b *nodeRender) substitutionError(err error) error {
 	var se *substitute.Error
 	if errors.As(err, &se) {
 		se.Line = variableLine(b.root, se)
@@ -201,7 +201,7 @@ func (b *builder) substitutionError(err error) error {
 // partlyBuilt records the remote parts a Kustomization was built without:
 // a warning each, and, for those that add objects (a remote resource or
 // base), an unrendered scope where the Kustomization puts its objects.
-func (b *builder) partlyBuilt(n *Node, remote []render.RemoteRef) {
+func (b *nodeRender) partlyBuilt(n *Node, remote []render.RemoteRef) {
 	addsObjects := false
 	for _, r := range remote {
 		n.Partial = append(n.Partial, r.String()+", which routeguard does not fetch offline; built without it (pass --allow-network to fetch it, or vendor it into the repository)")

@@ -20,9 +20,9 @@ import (
 // error naming it, listing it is not (a large file nothing reads does not
 // fail a build, as it does not fail kustomize-controller's).
 
-func (b *builder) maxFile() int64 {
-	if b.opts.MaxFileBytes > 0 {
-		return b.opts.MaxFileBytes
+func (b *workspace) maxFile() int64 {
+	if b.maxFileBytes > 0 {
+		return b.maxFileBytes
 	}
 	return manifest.DefaultMaxFileBytes
 }
@@ -61,7 +61,7 @@ func tooLarge(name string, size, max int64) error {
 
 // check refuses p (a path of a filtered copy or of a source directory)
 // when it is over the limit or not a regular file.
-func (b *builder) check(p string) error {
+func (b *workspace) check(p string) error {
 	if size, ok := b.oversized.size(p); ok {
 		return tooLarge(p, size, b.maxFile())
 	}
@@ -111,7 +111,7 @@ func readRegular(p, name string, max int64) ([]byte, error) {
 // limitFS is the file system Kustomize builds on: reads through the limit.
 type limitFS struct {
 	filesys.FileSystem
-	b *builder
+	b *workspace
 	// display names a file for the guard's message (its path in the
 	// repository rather than in the copy).
 	display func(string) string
@@ -156,7 +156,7 @@ func (l limitFS) ReadFile(p string) ([]byte, error) {
 // checkKustomizationFile refuses a kustomization file in dir that is over
 // the limit (Flux's generator reads it without one, and would see the
 // empty copy).
-func (b *builder) checkKustomizationFile(dir string) error {
+func (b *workspace) checkKustomizationFile(dir string) error {
 	for _, n := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
 		p := filepath.Join(dir, n)
 		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {

@@ -9,7 +9,7 @@ import (
 // ArtifactGenerator of its ExternalArtifact, and its required
 // substituteFrom / valuesFrom ConfigMaps and Secrets (applied, or made in
 // the cluster by an object the tree applies).
-func (b *builder) ready(n *Node) bool {
+func (b *sources) ready(n *Node) bool {
 	o := n.Object
 	spec := field.Map(o.Body, "spec")
 	if n.IsKustomization() {
@@ -28,7 +28,7 @@ func (b *builder) ready(n *Node) bool {
 	return b.refsReady(field.Maps(spec, "valuesFrom"), o.Namespace)
 }
 
-func (b *builder) sourceReady(ref SourceKey) bool {
+func (b *sources) sourceReady(ref SourceKey) bool {
 	if _, ok := b.mapped[ref]; ok || b.self[ref] {
 		return true
 	}
@@ -43,7 +43,7 @@ func (b *builder) sourceReady(ref SourceKey) bool {
 	return true // an unknown kind fails when built
 }
 
-func (b *builder) refsReady(refs []map[string]any, ns string) bool {
+func (b *sources) refsReady(refs []map[string]any, ns string) bool {
 	for _, r := range refs {
 		if field.Bool(r, "optional") {
 			continue

@@ -61,7 +61,7 @@ func skipMissing(kind, namespace, name, format string, a ...any) error {
 
 // originOf resolves a sourceRef: a mapped directory, this checkout, an
 // artifact assembled from this checkout; else a skip naming the source.
-func (b *builder) originOf(ref SourceKey) (*origin, error) {
+func (b *sources) originOf(ref SourceKey) (*origin, error) {
 	if dir, ok := b.mapped[ref]; ok {
 		gr, _ := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name)
 		art, err := b.sourceArtifact(dir, gr)
@@ -116,7 +116,7 @@ func (b *builder) originOf(ref SourceKey) (*origin, error) {
 // isSelf reports whether a GitRepository is this checkout: the one the
 // cluster directory's sync uses, or one with the same URL and ref as a
 // declared one that is.
-func (b *builder) isSelf(ref SourceKey, gr *manifest.Object) bool {
+func (b *sources) isSelf(ref SourceKey, gr *manifest.Object) bool {
 	if b.self[ref] {
 		return true
 	}
@@ -228,7 +228,7 @@ func (o *origin) realDir(p string) string {
 // guess, with a path that is not here, is another repository: its URL is
 // none of the checkout's remotes (when it has any), else the path's first
 // directory is not here either (a typo deeper down is this repository's).
-func (b *builder) elsewhere(gr *manifest.Object, p string) bool {
+func (b *sources) elsewhere(gr *manifest.Object, p string) bool {
 	if gr != nil {
 		if remotes := b.remotes(); len(remotes) > 0 {
 			u := normalizeGitURL(field.String(gr.Body, "spec", "url"))
@@ -245,7 +245,83 @@ func (b *builder) elsewhere(gr *manifest.Object, p string) bool {
 }
 
 // remotes are the URLs of this checkout's git remotes (read once).
-func (b *builder) remotes() []string {
+func (b *sources) remotes() []string {
 	v, _ := b.memo("git remotes", func() (any, error) { return gitrev.RemoteURLs(b.root), nil })
 	return v.([]string)
+}
+
+// selfFromRoot: when the sync's GitRepository is declared nowhere the root
+// applies (a cluster directory without flux bootstrap's gotk-sync.yaml)
+// and the root applies exactly one GitRepository, that one is taken for
+// this checkout. When it applies none, and the root's Kustomizations all
+// build from one GitRepository whose paths exist in this checkout, that
+// one is: flux-operator's FluxInstance (spec.sync) makes the GitRepository
+// of the directory it syncs, often under its own name.
+func (b *sources) selfFromRoot(root *Node) {
+	var gits []*manifest.Object
+	for _, o := range root.Objects {
+		if o.Group() == SourceGroup && o.Kind == "GitRepository" {
+			if b.self[SourceKey{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}] {
+				return
+			}
+			gits = append(gits, o)
+		}
+	}
+	if len(gits) == 1 {
+		k := SourceKey{Kind: "GitRepository", Namespace: gits[0].Namespace, Name: gits[0].Name}
+		b.self[k] = true
+		b.guess(k, "it is the only GitRepository the cluster directory applies")
+	}
+	if len(gits) > 0 || !root.synthetic {
+		return
+	}
+	var only *SourceKey
+	for _, o := range root.Objects {
+		if o.Group() != KustomizeGroup || o.Kind != "Kustomization" {
+			continue
+		}
+		ref := sourceRef(field.Map(o.Body, "spec", "sourceRef"), o.Namespace)
+		if ref.Kind != "GitRepository" || only != nil && ref != *only || !b.inCheckout(field.String(o.Body, "spec", "path")) {
+			return
+		}
+		only = &ref
+	}
+	if only == nil || b.self[*only] {
+		return
+	}
+	if _, declared := b.state.lookup("GitRepository", only.Namespace, only.Name); declared {
+		return
+	}
+	b.self[*only] = true
+	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s/%s, which the cluster directory's Kustomizations build from and no file here declares (as when flux-operator's FluxInstance makes it), is taken as this checkout; if it is another repository, map it with --source GitRepository/%s/%s=DIR",
+		only.Namespace, only.Name, only.Namespace, only.Name))
+}
+
+// syncSourceHere takes the conventional sync source, GitRepository
+// flux-system/flux-system, for this checkout when no file of the tree
+// declares it (flux bootstrap or flux-operator's FluxInstance makes it in
+// the cluster) and a Kustomization on it builds a path that is here, with
+// a note once. It runs when a node is discovered (never while nodes build,
+// which read b.self).
+func (b *sources) syncSourceHere(ref SourceKey, p string) {
+	if ref != SyncSource || !b.inCheckout(p) {
+		return
+	}
+	if b.self[ref] || b.mapped[ref] != "" {
+		return
+	}
+	if _, declared := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name); declared {
+		return
+	}
+	b.self[ref] = true
+	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s, which no file of the tree declares (flux bootstrap or flux-operator's FluxInstance makes it in the cluster), is taken as this checkout: the Kustomizations on it build paths that are here; if it is another repository, map it with --source GitRepository/%s=DIR",
+		ref.Namespace+"/"+ref.Name, ref.Namespace+"/"+ref.Name))
+}
+
+// guess records why a GitRepository was taken for this checkout.
+func (b *sources) guess(k SourceKey, why string) {
+	if b.guessed == nil {
+		b.guessed = map[SourceKey]string{}
+	}
+	b.guessed[k] = why
 }

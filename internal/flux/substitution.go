@@ -52,7 +52,7 @@ type clusterSource struct {
 // the repository) stands for the cluster's: it holds the --var values and
 // a placeholder for every variable the objects use without a default that
 // nothing else sets.
-func (b *builder) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustomization, body map[string]any, set *manifest.Set) (*manifest.Set, error) {
+func (b *nodeRender) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kustomization, body map[string]any, set *manifest.Set) (*manifest.Set, error) {
 	pb := ks.Spec.PostBuild
 	src := &substitute.Sources{ConfigMaps: map[substitute.NamespacedName]map[string]string{}, Secrets: map[substitute.NamespacedName]map[string][]byte{}}
 	defined := map[string]bool{}

@@ -5,64 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	securejoin "github.com/cyphar/filepath-securejoin"
-
-	"github.com/routeguard/routeguard/internal/charts"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
 )
-
-// builder holds one BuildTree run.
-type builder struct {
-	opts   Options
-	root   string // this checkout, absolute, symlinks resolved
-	mapped map[SourceKey]string
-	// self: the GitRepositories that are this checkout.
-	self   map[SourceKey]bool
-	charts *charts.Cache
-	state  *state
-	nodes  []*Node
-	byKey  map[manifest.Key]*Node
-	// entryApplied: what a cluster directory without a sync Kustomization
-	// applies directly (the entry scan), kept so the state can be rebuilt.
-	entryApplied *Node
-
-	// Non-object YAML files the entry scan left out (verbose output).
-	skippedFiles []string
-
-	mu       sync.Mutex
-	memos    map[string]*memoEntry
-	tmp      string
-	cleanups []func()
-	// checkouts: each filtered copy of a source directory (what Kustomize
-	// builds in) and the directory it copies, to name files in messages.
-	checkouts map[string]string
-	// selfNotes: GitRepositories taken for this checkout by a guess;
-	// guessed says why each was (for a path that is not here).
-	selfNotes []string
-	guessed   map[SourceKey]string
-	// oversized: files of the filtered copies over the size limit.
-	oversized oversizedFiles
-}
-
-type memoEntry struct {
-	once sync.Once
-	v    any
-	err  error
-}
 
 // BuildTree builds the tree that starts at opts.Path. The error is for
 // input routeguard cannot start from (a path that does not exist or lies
@@ -82,88 +35,6 @@ func BuildTree(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	return b.result(), nil
-}
-
-func newBuilder(opts Options) (*builder, error) {
-	root, err := filepath.Abs(opts.RepoRoot)
-	if err != nil {
-		return nil, err
-	}
-	if root, err = filepath.EvalSymlinks(root); err != nil {
-		return nil, fmt.Errorf("repository root %s: %w", opts.RepoRoot, err)
-	}
-	b := &builder{opts: opts, root: root, mapped: map[SourceKey]string{}, self: map[SourceKey]bool{},
-		state: newState(), byKey: map[manifest.Key]*Node{}, memos: map[string]*memoEntry{}, charts: opts.Charts}
-	for k, p := range opts.Sources {
-		dir, err := filepath.Abs(p)
-		if err == nil {
-			dir, err = filepath.EvalSymlinks(dir)
-		}
-		if err != nil || !isDir(dir) {
-			return nil, fmt.Errorf("--source %s=%s: no such directory", k, p)
-		}
-		b.mapped[k] = dir
-	}
-	if b.charts == nil && (opts.AllowNetwork || opts.FetchCharts) {
-		c, cleanup, err := charts.Temporary()
-		if err != nil {
-			return nil, err
-		}
-		b.charts = c
-		b.cleanups = append(b.cleanups, cleanup)
-	}
-	return b, nil
-}
-
-func (b *builder) cleanup() {
-	for _, f := range slices.Backward(b.cleanups) {
-		f()
-	}
-}
-
-// scratch returns a new empty directory for assembled artifacts.
-func (b *builder) scratch(name string) (string, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.tmp == "" {
-		d, err := os.MkdirTemp("", "routeguard-flux-")
-		if err != nil {
-			return "", err
-		}
-		b.tmp = d
-		b.cleanups = append(b.cleanups, func() { os.RemoveAll(d) })
-	}
-	return os.MkdirTemp(b.tmp, safeName.ReplaceAllString(name, "_")+"-")
-}
-
-// repoPaths names files in msg as the user knows them: a file of a
-// filtered copy (the checkout Kustomize builds in, under the temporary
-// directory) by its path in the source directory, and a file of this
-// checkout by its path in the repository.
-func (b *builder) repoPaths(msg string) string {
-	b.mu.Lock()
-	copies := slices.SortedFunc(maps.Keys(b.checkouts), func(x, y string) int { return len(y) - len(x) })
-	for _, c := range copies {
-		msg = strings.ReplaceAll(msg, c+string(filepath.Separator), b.checkouts[c]+string(filepath.Separator))
-		msg = strings.ReplaceAll(msg, c, b.checkouts[c])
-	}
-	b.mu.Unlock()
-	return strings.ReplaceAll(msg, b.root+string(filepath.Separator), "")
-}
-
-var safeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
-
-// memo runs build once per key, sharing its result between workers.
-func (b *builder) memo(key string, build func() (any, error)) (any, error) {
-	b.mu.Lock()
-	e, ok := b.memos[key]
-	if !ok {
-		e = &memoEntry{}
-		b.memos[key] = e
-	}
-	b.mu.Unlock()
-	e.once.Do(func() { e.v, e.err = build() })
-	return e.v, e.err
 }
 
 // discover adds a Flux object a node applies as a new node (once per key).
@@ -464,90 +335,4 @@ func (b *builder) restate() {
 			}
 		}
 	}
-}
-
-// selfFromRoot: when the sync's GitRepository is declared nowhere the root
-// applies (a cluster directory without flux bootstrap's gotk-sync.yaml)
-// and the root applies exactly one GitRepository, that one is taken for
-// this checkout. When it applies none, and the root's Kustomizations all
-// build from one GitRepository whose paths exist in this checkout, that
-// one is: flux-operator's FluxInstance (spec.sync) makes the GitRepository
-// of the directory it syncs, often under its own name.
-func (b *builder) selfFromRoot(root *Node) {
-	var gits []*manifest.Object
-	for _, o := range root.Objects {
-		if o.Group() == SourceGroup && o.Kind == "GitRepository" {
-			if b.self[SourceKey{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}] {
-				return
-			}
-			gits = append(gits, o)
-		}
-	}
-	if len(gits) == 1 {
-		k := SourceKey{Kind: "GitRepository", Namespace: gits[0].Namespace, Name: gits[0].Name}
-		b.self[k] = true
-		b.guess(k, "it is the only GitRepository the cluster directory applies")
-	}
-	if len(gits) > 0 || !root.synthetic {
-		return
-	}
-	var only *SourceKey
-	for _, o := range root.Objects {
-		if o.Group() != KustomizeGroup || o.Kind != "Kustomization" {
-			continue
-		}
-		ref := sourceRef(field.Map(o.Body, "spec", "sourceRef"), o.Namespace)
-		if ref.Kind != "GitRepository" || only != nil && ref != *only || !b.inCheckout(field.String(o.Body, "spec", "path")) {
-			return
-		}
-		only = &ref
-	}
-	if only == nil || b.self[*only] {
-		return
-	}
-	if _, declared := b.state.lookup("GitRepository", only.Namespace, only.Name); declared {
-		return
-	}
-	b.self[*only] = true
-	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s/%s, which the cluster directory's Kustomizations build from and no file here declares (as when flux-operator's FluxInstance makes it), is taken as this checkout; if it is another repository, map it with --source GitRepository/%s/%s=DIR",
-		only.Namespace, only.Name, only.Namespace, only.Name))
-}
-
-// syncSourceHere takes the conventional sync source, GitRepository
-// flux-system/flux-system, for this checkout when no file of the tree
-// declares it (flux bootstrap or flux-operator's FluxInstance makes it in
-// the cluster) and a Kustomization on it builds a path that is here, with
-// a note once. It runs when a node is discovered (never while nodes build,
-// which read b.self).
-func (b *builder) syncSourceHere(ref SourceKey, p string) {
-	if ref != SyncSource || !b.inCheckout(p) {
-		return
-	}
-	if b.self[ref] || b.mapped[ref] != "" {
-		return
-	}
-	if _, declared := b.state.source(SourceGroup, ref.Kind, ref.Namespace, ref.Name); declared {
-		return
-	}
-	b.self[ref] = true
-	b.selfNotes = append(b.selfNotes, fmt.Sprintf("GitRepository %s, which no file of the tree declares (flux bootstrap or flux-operator's FluxInstance makes it in the cluster), is taken as this checkout: the Kustomizations on it build paths that are here; if it is another repository, map it with --source GitRepository/%s=DIR",
-		ref.Namespace+"/"+ref.Name, ref.Namespace+"/"+ref.Name))
-}
-
-// guess records why a GitRepository was taken for this checkout.
-func (b *builder) guess(k SourceKey, why string) {
-	if b.guessed == nil {
-		b.guessed = map[SourceKey]string{}
-	}
-	b.guessed[k] = why
-}
-
-// inCheckout reports whether a spec.path is a directory of this checkout.
-func (b *builder) inCheckout(p string) bool {
-	dir, err := securejoin.SecureJoin(b.root, filepath.FromSlash(p))
-	if err != nil {
-		return false
-	}
-	fi, err := os.Stat(dir)
-	return err == nil && fi.IsDir()
 }

@@ -35,7 +35,7 @@ type substitutionWebhook struct {
 }
 
 // webhook finds the substitution webhook among what the tree applies.
-func (b *builder) webhook() *substitutionWebhook {
+func (b *sources) webhook() *substitutionWebhook {
 	for _, hr := range b.state.set.ByKind(HelmGroup, "HelmRelease") {
 		if !b.isSubstitutionWebhook(hr) {
 			continue
@@ -71,7 +71,7 @@ func (b *builder) webhook() *substitutionWebhook {
 
 // isSubstitutionWebhook reports whether a HelmRelease installs the webhook
 // (its chart's name, or its OCIRepository's URL, names it).
-func (b *builder) isSubstitutionWebhook(hr *manifest.Object) bool {
+func (b *sources) isSubstitutionWebhook(hr *manifest.Object) bool {
 	if strings.HasSuffix(field.String(hr.Body, "spec", "chart", "spec", "chart"), substitutionWebhookChart) {
 		return true
 	}
@@ -89,7 +89,7 @@ func (b *builder) isSubstitutionWebhook(hr *manifest.Object) bool {
 // ExternalSecret makes) give placeholders for the variables the build
 // uses and nothing else sets; they are recorded like substituteFrom
 // sources only the cluster has.
-func (b *builder) mutate(n *Node, w *substitutionWebhook, ks *kustomizev1.Kustomization, body map[string]any, set *manifest.Set) {
+func (b *sources) mutate(n *Node, w *substitutionWebhook, ks *kustomizev1.Kustomization, body map[string]any, set *manifest.Set) {
 	vars := map[string]string{}
 	var unread []*clusterSource
 	read := func(kind, name string) {
