@@ -33,6 +33,11 @@ type Group struct {
 type Input struct {
 	Base, Head []Group
 	Ignore     map[App][]Pointer
+	// BaseUnbuilt and HeadUnbuilt are the apps not built (or built
+	// partly) at that revision: an object of theirs the other revision
+	// has is not compared (it is not added or removed, only not built),
+	// and NotCompared says so.
+	BaseUnbuilt, HeadUnbuilt map[App]bool
 }
 
 // Options tune the comparison.
@@ -52,7 +57,7 @@ const DefaultMaxObjectLines = 20000
 type Level string
 
 const (
-	LevelInfo    Level = "info"
+	LevelNote    Level = "note"
 	LevelWarning Level = "warning"
 )
 
@@ -120,7 +125,20 @@ type Result struct {
 	FilteredOnly int
 	// Redacted counts the Secrets whose values were redacted.
 	Redacted int
-	Notices  []Notice
+	// NotCompared are the apps whose objects at one revision were not
+	// compared because the app was not built (or built partly) at the
+	// other, with how many objects that leaves out.
+	NotCompared []NotCompared
+	Notices     []Notice
+}
+
+// NotCompared is an app not built at one revision.
+type NotCompared struct {
+	App App `json:"app"`
+	// Revision is where it was not built: "base" or "head".
+	Revision string `json:"notBuiltAt"`
+	// Objects counts its objects at the other revision, not compared.
+	Objects int `json:"objectsNotCompared"`
 }
 
 // Changed reports whether any object differs.
@@ -162,10 +180,15 @@ func Compare(in Input, opts Options) (*Result, error) {
 	filters := map[string]bool{}
 	byApp := map[App][]ObjectDiff{}
 	var added, removed []manifest.Key
+	skipped := map[NotCompared]int{}
 	for _, k := range sorted {
 		b, inBase := base[k]
 		h, inHead := head[k]
 		switch {
+		case !inBase && in.BaseUnbuilt[h.app]:
+			skipped[NotCompared{App: h.app, Revision: "base"}]++
+		case !inHead && in.HeadUnbuilt[b.app]:
+			skipped[NotCompared{App: b.app, Revision: "head"}]++
 		case !inBase:
 			added = append(added, k)
 		case !inHead:
@@ -223,6 +246,17 @@ func Compare(in Input, opts Options) (*Result, error) {
 	slices.SortFunc(res.Apps, func(a, b AppDiff) int {
 		return cmp.Or(cmp.Compare(a.App.Kind, b.App.Kind), cmp.Compare(a.App.Name, b.App.Name))
 	})
+	for nc, n := range skipped {
+		nc.Objects = n
+		res.NotCompared = append(res.NotCompared, nc)
+	}
+	slices.SortFunc(res.NotCompared, func(a, b NotCompared) int {
+		return cmp.Or(cmp.Compare(a.App.Kind, b.App.Kind), cmp.Compare(a.App.Name, b.App.Name), cmp.Compare(a.Revision, b.Revision))
+	})
+	for _, nc := range res.NotCompared {
+		res.Notices = append(res.Notices, Notice{Level: LevelWarning, Text: fmt.Sprintf("%s was not built (or built partly) at %s: %s of its at the other revision not compared in the manifest diff",
+			nc.App, nc.Revision, plural(nc.Objects, "object"))})
+	}
 	for _, name := range DefaultFilters {
 		if filters[name] {
 			res.Filters = append(res.Filters, name)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -338,5 +339,34 @@ func TestMovedBetweenApps(t *testing.T) {
 		Head: []Group{group(t, "Application", "argocd/new", strings.Replace(cm, "%s", "2", 1))}}, Options{})
 	if res.Objects() != 1 || res.Apps[0].App.Name != "argocd/new" || res.Apps[0].Objects[0].MovedFrom == nil || res.Apps[0].Objects[0].MovedFrom.Name != "argocd/old" {
 		t.Errorf("moved: %s", text(t, res))
+	}
+}
+
+// TestUnbuiltNotCompared: the objects of an app not built at head are not
+// removed, only not compared; those of an app built at both are diffed.
+func TestUnbuiltNotCompared(t *testing.T) {
+	cm := "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\ndata: {k: %s}\n"
+	f := func(name, v string) string {
+		return fmt.Sprintf(cm, name, v)
+	}
+	chart := App{Kind: "HelmRelease", Name: "shop/web"}
+	in := Input{
+		Base:        []Group{{App: chart, Objects: objects(t, f("a", "1")+f("b", "1"))}, group(t, "Kustomization", "flux-system/shop", f("c", "1"))},
+		Head:        []Group{group(t, "Kustomization", "flux-system/shop", f("c", "2"))},
+		HeadUnbuilt: map[App]bool{chart: true},
+	}
+	res := compare(t, in, Options{})
+	if res.Objects() != 1 || res.Apps[0].App.Name != "flux-system/shop" {
+		t.Errorf("objects of an app not built at head shown: %s", text(t, res))
+	}
+	if len(res.NotCompared) != 1 || res.NotCompared[0] != (NotCompared{App: chart, Revision: "head", Objects: 2}) {
+		t.Errorf("not compared %+v", res.NotCompared)
+	}
+	if !strings.Contains(text(t, res), "2 objects not compared, their apps not built at one revision: HelmRelease shop/web (not built at head)") || len(res.Notices) != 1 {
+		t.Errorf("the review does not say what it did not compare: %s %+v", text(t, res), res.Notices)
+	}
+	in.HeadUnbuilt = nil
+	if res := compare(t, in, Options{}); res.Objects() != 3 {
+		t.Errorf("without the unbuilt mark the chart's objects are removed: %d objects", res.Objects())
 	}
 }

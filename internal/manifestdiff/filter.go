@@ -143,10 +143,10 @@ func IgnoreDifferences(app map[string]any, from string) ([]Pointer, []Notice) {
 			out = append(out, ptr)
 		}
 		if jq := stringList(entry["jqPathExpressions"]); len(jq) > 0 {
-			notices = append(notices, Notice{Level: LevelInfo, Text: fmt.Sprintf("%s: jqPathExpressions %s not applied to the manifest diff (routeguard evaluates no jq); the fields they name are shown", what, quoteAll(jq))})
+			notices = append(notices, Notice{Level: LevelNote, Text: fmt.Sprintf("%s: jqPathExpressions %s not applied to the manifest diff (routeguard evaluates no jq); the fields they name are shown", what, quoteAll(jq))})
 		}
 		if m := stringList(entry["managedFieldsManagers"]); len(m) > 0 {
-			notices = append(notices, Notice{Level: LevelInfo, Text: fmt.Sprintf("%s: managedFieldsManagers apply to live objects only; rendered manifests have no managed fields", what)})
+			notices = append(notices, Notice{Level: LevelNote, Text: fmt.Sprintf("%s: managedFieldsManagers apply to live objects only; rendered manifests have no managed fields", what)})
 		}
 	}
 	return out, notices

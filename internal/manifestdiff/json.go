@@ -7,12 +7,13 @@ import (
 
 // jsonResult is the review as WriteJSON writes it.
 type jsonResult struct {
-	Changed      bool      `json:"changed"`
-	Summary      string    `json:"summary"`
-	Filters      []string  `json:"filtersApplied"`
-	FilteredOnly int       `json:"objectsDifferingOnlyInFilteredFields"`
-	Redacted     int       `json:"secretsRedacted"`
-	Apps         []AppDiff `json:"apps"`
+	Changed      bool          `json:"changed"`
+	Summary      string        `json:"summary"`
+	Filters      []string      `json:"filtersApplied"`
+	FilteredOnly int           `json:"objectsDifferingOnlyInFilteredFields"`
+	Redacted     int           `json:"secretsRedacted"`
+	NotCompared  []NotCompared `json:"notCompared,omitempty"`
+	Apps         []AppDiff     `json:"apps"`
 }
 
 // WriteJSON writes the review as one JSON document: the summary, the
@@ -28,7 +29,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 // embeds the manifest review).
 func (r *Result) MarshalJSON() ([]byte, error) {
 	doc := jsonResult{Changed: r.Changed(), Summary: r.Summary(), Filters: r.Filters, FilteredOnly: r.FilteredOnly,
-		Redacted: r.Redacted, Apps: r.Apps}
+		Redacted: r.Redacted, NotCompared: r.NotCompared, Apps: r.Apps}
 	if doc.Filters == nil {
 		doc.Filters = []string{}
 	}

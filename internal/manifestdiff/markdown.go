@@ -32,6 +32,9 @@ func (r *Result) MarkdownSections(rest string) []markdown.Section {
 	if f := r.filtersLine(); f != "" {
 		head += "\n_" + markdown.Text(f) + "_\n"
 	}
+	if nc := r.notComparedLine(); nc != "" {
+		head += "\n> ⚠️ " + markdown.Cell(nc, 1500) + "\n"
+	}
 	out := []markdown.Section{markdown.Fixed(head)}
 	for i, a := range r.Apps {
 		if i == maxMarkdownApps {

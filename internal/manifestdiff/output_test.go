@@ -129,4 +129,3 @@ func TestObjectTooLarge(t *testing.T) {
 		t.Errorf("the text output does not list the omitted object")
 	}
 }
-

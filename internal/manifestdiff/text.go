@@ -76,6 +76,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if f := r.filtersLine(); f != "" {
 		fmt.Fprintf(&b, "(%s)\n", printable.Line(f))
 	}
+	if nc := r.notComparedLine(); nc != "" {
+		fmt.Fprintf(&b, "! %s\n", textLine(nc))
+	}
 	left := maxTextLines
 	for ai, a := range r.Apps {
 		fmt.Fprintf(&b, "\n=== %s\n", textLine(a.App.String()))
@@ -118,6 +121,26 @@ func (o ObjectDiff) baseHeader() string {
 	r := o
 	r.Name = o.RenamedFrom
 	return r.Header()
+}
+
+// notComparedLine says which apps' objects were not compared (nothing
+// when none).
+func (r *Result) notComparedLine() string {
+	if len(r.NotCompared) == 0 {
+		return ""
+	}
+	var parts []string
+	objs := 0
+	for i, nc := range r.NotCompared {
+		objs += nc.Objects
+		if i < 10 {
+			parts = append(parts, nc.App.String()+" (not built at "+nc.Revision+")")
+		}
+	}
+	if len(r.NotCompared) > 10 {
+		parts = append(parts, "… and "+printable.Count(len(r.NotCompared)-10)+" more")
+	}
+	return fmt.Sprintf("%s not compared, their apps not built at one revision: %s", plural(objs, "object"), strings.Join(parts, ", "))
 }
 
 // rest counts the diff lines and objects from object oi of app ai on.
