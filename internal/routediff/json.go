@@ -32,6 +32,9 @@ func jsonFindings(fs []analysis.Finding) []jsonFinding {
 // routing was compared fully, the other objects by kind, and both route
 // maps.
 func (r *Result) WriteJSON(w io.Writer) error {
+	if r.Review == ReviewManifests {
+		return r.writeManifestsJSON(w)
+	}
 	doc := struct {
 		*Result
 		RoutingChanged       bool          `json:"routingChanged"`

@@ -36,7 +36,15 @@ var mdSigns = map[string]string{routemap.Added: "🟢 added", routemap.Removed: 
 // (markdown.Text: no markup, HTML, mention or link can come from it) and
 // each cell shortened with a count of what it left out.
 func (r *Result) WriteMarkdown(w io.Writer) error {
-	out, err := r.markdownDocument().Render()
+	doc := r.markdownDocument()
+	if r.Review == ReviewManifests {
+		doc = markdown.Document{Budget: MaxMarkdown, Head: r.manifestsHead(), Sections: r.Manifests.MarkdownSections(manifestRest), Foot: shortenedFoot}
+	} else if r.Manifests != nil {
+		// The manifest diff goes after the routing review and is
+		// shortened first (sections not in Priority are lowered first).
+		doc.Sections = append(doc.Sections, r.Manifests.MarkdownSections(manifestRest)...)
+	}
+	out, err := doc.Render()
 	if err != nil {
 		return err
 	}
@@ -82,13 +90,16 @@ func (r *Result) markdownDocument() markdown.Document {
 		Head:     head.String(),
 		Sections: sections,
 		Priority: mdPriority(r.sections()),
-		Foot: func(shortened bool) string {
-			if !shortened {
-				return ""
-			}
-			return "\n_This review was shortened to stay under GitHub's comment limit; `routeguard diff -o json` has all of it._\n"
-		},
+		Foot:     shortenedFoot,
 	}
+}
+
+// shortenedFoot ends a comment that was shortened.
+func shortenedFoot(shortened bool) string {
+	if !shortened {
+		return ""
+	}
+	return "\n_This review was shortened to stay under GitHub's comment limit; `routeguard diff -o json` has all of it._\n"
 }
 
 // mdOrder are the tables by title, the last the comment shortens first:

@@ -25,6 +25,7 @@ import (
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/gitrev"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/manifestdiff"
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/printable"
@@ -70,6 +71,10 @@ type Options struct {
 	// CodeOwners is the syntax of the head revision's CODEOWNERS file
 	// ("" the host its location and sections say; shared.go).
 	CodeOwners codeowners.Syntax
+	// Review is what the result shows ("": routing); with the manifests,
+	// Manifests tunes their diff (manifests.go).
+	Review    Review
+	Manifests ManifestOptions
 }
 
 // BuildFunc builds and analyzes the revision checked out at root, starting
@@ -115,6 +120,10 @@ type Result struct {
 	Shared []sharedroutes.Item `json:"sharedRouting"`
 	// CodeOwnersFile is the CODEOWNERS file read ("" none).
 	CodeOwnersFile string `json:"codeownersFile,omitempty"`
+	// Review is what the result shows (Options.Review).
+	Review Review `json:"-"`
+	// Manifests is the manifest review (nil unless Review asks for it).
+	Manifests *manifestdiff.Result `json:"manifests,omitempty"`
 }
 
 // RoutingObjects counts routing objects (Ingress, Gateway API, Istio).
@@ -140,6 +149,13 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	if (opts.Analyze == nil) == (opts.Build == nil) {
 		return nil, errors.New("routediff: want one of Analyze and Build")
 	}
+	switch opts.Review {
+	case "":
+		opts.Review = ReviewRouting
+	case ReviewRouting, ReviewManifests, ReviewBoth:
+	default:
+		return nil, fmt.Errorf("--diff must be %s, got %q", strings.Join(Reviews, ", "), opts.Review)
+	}
 	repo, err := gitrev.Open(cmp.Or(opts.Dir, "."))
 	if err != nil {
 		return nil, err
@@ -163,7 +179,7 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--base: %w", err)
 	}
-	res := &Result{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Paths: rels}
+	res := &Result{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Paths: rels, Review: opts.Review}
 	baseRoot := filepath.Join(tmp, "base")
 	if err := export(repo, base, baseRoot, opts.MaxTreeBytes); err != nil {
 		return nil, err
@@ -216,6 +232,13 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	res.Objects = compareObjects(baseSet, headSet)
 	if err := res.findShared(opts, headRoot, rels, baseOut, headOut, baseSet, headSet); err != nil {
 		return nil, err
+	}
+	if opts.Review.manifestsWanted() {
+		notices, err := res.compareManifests(opts.Manifests, rels, baseOut, headOut)
+		if err != nil {
+			return nil, err
+		}
+		res.Notices = append(res.Notices, notices...)
 	}
 	return res, nil
 }

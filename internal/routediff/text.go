@@ -24,6 +24,9 @@ const (
 // has rows; repository text escaped (printable.Line) and shortened, and no
 // line a CI runner would read as a command (printable.Lines).
 func (r *Result) WriteText(w io.Writer) error {
+	if r.Review == ReviewManifests {
+		return r.writeManifestsText(w)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "routeguard diff %s\npaths: %s\n", text(r.revisions()), text(strings.Join(r.Paths, " ")))
 	if r.Reused > 0 {
@@ -53,8 +56,14 @@ func (r *Result) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.Summary())
-	_, err := io.WriteString(w, printable.Lines(b.String()))
-	return err
+	if _, err := io.WriteString(w, printable.Lines(b.String())); err != nil {
+		return err
+	}
+	if r.Manifests != nil {
+		fmt.Fprintln(w)
+		return r.Manifests.WriteText(w)
+	}
+	return nil
 }
 
 // text is repository text in one cell of the text output.
