@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"context"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/manifestdiff"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routediff"
 )
@@ -27,15 +30,17 @@ func (a *ArgoCDDiff) Run(ctx context.Context, env Env, paths []string) (*routedi
 	if a.ArgoCD.Now == "" { // one time for both revisions
 		a.ArgoCD.Now = time.Now().UTC().Format(time.RFC3339)
 	}
+	var ignore appIgnores
 	return a.compare(ctx, env, paths, routediff.Options{ConfigFile: a.Analysis.ConfigFile,
 		Build: func(ctx context.Context, root string, rels []string) (*pipeline.Outcome, error) {
-			return a.build(ctx, env, root, rels)
-		}})
+			return a.build(ctx, env, root, rels, &ignore)
+		},
+		Manifests: routediff.ManifestOptions{Ignore: ignore.of}})
 }
 
 // build builds and analyzes every Application from rels in the revision
 // checked out at root, as one outcome (all clusters).
-func (a *ArgoCDDiff) build(ctx context.Context, env Env, root string, rels []string) (*pipeline.Outcome, error) {
+func (a *ArgoCDDiff) build(ctx context.Context, env Env, root string, rels []string, ignore *appIgnores) (*pipeline.Outcome, error) {
 	o := a.ArgoCD
 	o.RepoRoot = root
 	paths := make([]string, len(rels))
@@ -77,5 +82,47 @@ func (a *ArgoCDDiff) build(ctx context.Context, env Env, root string, rels []str
 		out.Notices = append(out.Notices, c.Notices...)
 	}
 	out.Findings = all
+	ignore.record(out, res.Apps)
 	return out, nil
+}
+
+// appIgnores keeps each revision's Applications' ignoreDifferences, by
+// the outcome built from them, for the manifest diff.
+type appIgnores struct {
+	mu    sync.Mutex
+	rules map[*pipeline.Outcome]appIgnore
+}
+
+type appIgnore struct {
+	pointers map[manifestdiff.App][]manifestdiff.Pointer
+	notices  []manifestdiff.Notice
+}
+
+func (a *appIgnores) record(out *pipeline.Outcome, apps []*argocd.AppResult) {
+	r := appIgnore{pointers: map[manifestdiff.App][]manifestdiff.Pointer{}}
+	for _, app := range apps {
+		if app.App.Object == nil {
+			continue
+		}
+		ps, ns := manifestdiff.IgnoreDifferences(app.App.Object.Body, "Application "+app.App.Key())
+		if len(ps) > 0 {
+			r.pointers[manifestdiff.App{Kind: "Application", Name: app.App.Key()}] = ps
+		}
+		r.notices = append(r.notices, ns...)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.rules == nil {
+		a.rules = map[*pipeline.Outcome]appIgnore{}
+	}
+	a.rules[out] = r
+}
+
+// of is routediff.ManifestOptions.Ignore: the rules of the revision out
+// was built from.
+func (a *appIgnores) of(out *pipeline.Outcome) (map[manifestdiff.App][]manifestdiff.Pointer, []manifestdiff.Notice) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r := a.rules[out]
+	return r.pointers, r.notices
 }

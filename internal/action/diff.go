@@ -1,25 +1,32 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
+	"github.com/routeguard/routeguard/internal/manifestdiff"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/routediff"
 )
 
 // DiffOptions are the options of every diff: the two revisions compared
 // ("" base: the merge base of HEAD and the default branch; "" head: the
-// work tree) and the syntax of the CODEOWNERS file (github or gitlab; "":
-// the host its location and sections say).
+// work tree), the syntax of the CODEOWNERS file (github or gitlab; "":
+// the host its location and sections say), what the review shows
+// (routing, manifests or both; "": routing) and the JSON pointers the
+// manifest diff leaves out ("/path" or "Kind:/path").
 type DiffOptions struct {
-	Base, Head string
-	CodeOwners string
+	Base, Head     string
+	CodeOwners     string
+	Review         string
+	IgnorePointers []string
 }
 
 // compare runs routediff for paths with opts (Analyze or Build set).
@@ -33,6 +40,20 @@ func (r DiffOptions) compare(ctx context.Context, env Env, paths []string, opts 
 		opts.CodeOwners = codeowners.Syntax(r.CodeOwners)
 	default:
 		return nil, fmt.Errorf("--codeowners must be github or gitlab, got %q", r.CodeOwners)
+	}
+	opts.Review = routediff.Review(cmp.Or(r.Review, string(routediff.ReviewRouting)))
+	if !slices.Contains(routediff.Reviews, string(opts.Review)) {
+		return nil, fmt.Errorf("--diff must be %s, got %q", strings.Join(routediff.Reviews, ", "), r.Review)
+	}
+	if len(r.IgnorePointers) > 0 && opts.Review == routediff.ReviewRouting {
+		return nil, errors.New("--ignore-pointer is for the manifest diff: add --diff=manifests or --diff=both")
+	}
+	for _, p := range r.IgnorePointers {
+		ptr, err := manifestdiff.ParsePointer(p)
+		if err != nil {
+			return nil, err
+		}
+		opts.Manifests.Pointers = append(opts.Manifests.Pointers, ptr)
 	}
 	return routediff.Compare(ctx, opts)
 }

@@ -30,6 +30,17 @@ Output: text, markdown (a pull request comment, under GitHub's 65536
 character limit, with a Mermaid route map of the change) or json. --svg
 also draws the route map of the change as SVG.
 
+--diff=manifests reviews the manifests instead: for every app (Argo CD
+Application, Flux Kustomization or HelmRelease, app path) whose rendered
+objects changed, a unified diff per object (apiVersion, kind, namespace,
+name), added and removed objects whole; --diff=both shows the routing
+review and the manifest diff. The manifest diff leaves out the
+helm.sh/chart and app.kubernetes.io/version labels, checksum/* annotations
+(pod templates too), an Application's ignoreDifferences (jsonPointers; jq
+expressions are not evaluated and a notice says so) and each
+--ignore-pointer; every value of a Secret's data and stringData is
+redacted as Argo CD redacts it (++++++++; a changed value gets more +).
+
 Changes that cross a team boundary come first, under "Shared routing": a
 route that attaches to a Gateway another Application, Kustomization or app
 path renders, and a change to a Gateway that others' routes use, each with
@@ -37,7 +48,9 @@ both owners (and their Argo CD projects) and the CODEOWNERS entries
 (GitHub or GitLab syntax) of the files involved.
 
 Exit codes: 0 no routing change, 1 routing changed or not fully compared (a
-part holding routing was not built at head) (with --fail-on-new:
+part holding routing was not built at head; with --diff=manifests: a
+manifest changed or a part was not built at head; with --diff=both:
+either) (with --fail-on-new:
 1 only when a finding introduced by the change reaches that severity;
 with --fail-on-shared-change: 1 also when shared routing changed),
 2 error.`
@@ -58,6 +71,8 @@ func (d *diffReport) register(cmd *cobra.Command, revs *action.DiffOptions) {
 	fs.StringVarP(&d.output, "output", "o", "text", "report format: "+strings.Join(diffFormats, ", "))
 	fs.StringVar(&d.svg, "svg", "", "also write the route map of the change as SVG to this file")
 	fs.BoolVar(&d.failOnShared, "fail-on-shared-change", false, "exit 1 when the change touches shared routing (a route onto another owner's Gateway, or a change to a Gateway others' routes use), whatever --fail-on-new says, so CI can require that review")
+	fs.StringVar(&revs.Review, "diff", string(routediff.ReviewRouting), "what to review: routing (the routing review), manifests (a unified diff of every changed object, by app) or both")
+	fs.StringArrayVar(&revs.IgnorePointers, "ignore-pointer", nil, "with --diff=manifests|both, leave this JSON pointer out of the manifest diff: /metadata/labels/team, or KIND:/pointer for one kind (Deployment:/spec/replicas, Deployment.apps:/spec/replicas); repeatable")
 	fs.StringVar(&revs.CodeOwners, "codeowners", "", "syntax of the CODEOWNERS file: github or gitlab (default: the host its location and [sections] say)")
 	fs.Var(&failOnFlag{&d.failOnNew}, "fail-on-new", "exit 1 only when a finding introduced by the change reaches this severity ("+strings.Join(analysis.FailOnNames, ", ")+"); routing changes alone then exit 0")
 }
@@ -117,7 +132,7 @@ func (d *diffReport) exitCode(res *routediff.Result) int {
 		}
 		return ExitOK
 	}
-	if res.RoutingChanged() || !res.RoutingComparedFully() {
+	if res.Changed() || !res.ComparedFully() {
 		return ExitFindings
 	}
 	return ExitOK
