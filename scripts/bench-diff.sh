@@ -8,6 +8,9 @@
 #
 #   scripts/bench-diff.sh               # N=1000, 3 runs
 #   N=200 RUNS=1 scripts/bench-diff.sh
+#   CHANGE=all scripts/bench-diff.sh   # every app's Deployment image changed too
+# The diff runs are measured with --diff=routing, then --diff=manifests
+# and --diff=both (the manifest diff of the same builds).
 #   KIND=kustomize scripts/bench-diff.sh  # Kustomize apps over one shared
 #                                         # base (Services, Deployment); each
 #                                         # app adds its HTTPRoute
@@ -126,6 +129,11 @@ git init -q
 git add -A && git commit -qm base
 one=$(printf "%0${#N}d" 1)
 sed -i 's/weight: 90/weight: 50/; s/weight: 10/weight: 50/' "$REPO/apps/app$one/app.yaml"
+if [ "${CHANGE:-one}" = all ]; then
+  for f in "$REPO"/apps/*/app.yaml "$REPO"/bases/web/deployment.yaml; do
+    [ -f "$f" ] && sed -i 's/nginx:1.27/nginx:1.28/' "$f"
+  done
+fi
 git commit -qam head
 mkdir "$WORK/base" && git archive HEAD~1 | tar -x -C "$WORK/base"
 
@@ -143,12 +151,15 @@ measure() { # label, dir, command...
   printf '| %s | %.2f s | %.2f s | %d MiB |\n' "$label" "$wall" "$(echo "$user + $sys" | bc)" "$((rss / 1024))"
 }
 
-echo "Generated $N $KIND applications + 1 Gateway; one app's weights changed. Best of $RUNS, $(nproc) cores."
+echo "Generated $N $KIND applications + 1 Gateway; one app's weights changed (CHANGE=${CHANGE:-one}). Best of $RUNS, $(nproc) cores."
 echo
 echo "| run | wall | CPU | peak RSS |"
 echo "|---|---|---|---|"
 measure "routeguard diff --base HEAD~1 --head HEAD (both exported from git)" "$REPO" "$RG" diff --base HEAD~1 --head HEAD "${paths[@]}"
 measure "routeguard diff --base HEAD~1 (head: the work tree)" "$REPO" "$RG" diff --base HEAD~1 "${paths[@]}"
+for review in manifests both; do
+  measure "routeguard diff --base HEAD~1 --head HEAD --diff=$review -o json" "$REPO" "$RG" diff --base HEAD~1 --head HEAD --diff=$review -o json "${paths[@]}"
+done
 measure "routeguard analyze, base revision in full" "$WORK/base" "$RG" analyze --repo-root . "${paths[@]}"
 measure "routeguard analyze, head revision in full" "$REPO" "$RG" analyze --repo-root . "${paths[@]}"
 echo

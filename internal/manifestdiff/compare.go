@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -339,6 +340,9 @@ func pairRenamed(removed, added []manifest.Key, base, head map[manifest.Key]side
 func (r *Result) diff(b, h side, ignore map[App][]Pointer, user []Pointer, filters map[string]bool, limit int) (ObjectDiff, bool, error) {
 	ref := cmp.Or(h.obj, b.obj)
 	d := ObjectDiff{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
+	if b.obj != nil && h.obj != nil && b.app == h.app && reflect.DeepEqual(b.obj.Body, h.obj.Body) {
+		return d, false, nil // the same object through the same filters
+	}
 	app := cmp.Or(h.app, b.app)
 	pointers := append(slices.Clip(user), ignore[app]...)
 	var bodies [2]map[string]any
@@ -377,7 +381,7 @@ func (r *Result) diff(b, h side, ignore map[App][]Pointer, user []Pointer, filte
 	default:
 		d.Change = Changed
 		if slices.Equal(lines[0], lines[1]) {
-			if !secret && !sameBody(b.obj.Body, h.obj.Body) {
+			if !secret && !reflect.DeepEqual(b.obj.Body, h.obj.Body) && !sameBody(b.obj.Body, h.obj.Body) {
 				r.FilteredOnly++
 			}
 			return d, false, nil

@@ -4,9 +4,11 @@ package manifestdiff
 // Its Variations, 1986) over interned lines, after the common prefix and
 // suffix are taken off. Its cost is bounded: it keeps the furthest-
 // reaching paths of every edit distance d up to maxEdits (O(maxEdits²)
-// integers) and, when the two sides are further apart than that, the
-// middle is written as removed then added — still a correct diff, only
-// not the shortest. The result depends on nothing but the input.
+// integers). Two sides further apart than that (a chart's CRD with
+// changes all over it) are split at their unique common lines, as
+// patience diff does, and each part diffed again; a part without such a
+// line is written as removed, then added: still a correct diff, only not
+// always the shortest. The result depends on nothing but the input.
 
 // maxEdits bounds the edit distance searched for (see above): at most
 // 1000² int32 (4 MB) of paths for one object.
@@ -37,7 +39,18 @@ func diffLines(a, b []string) []op {
 		}
 		return out
 	}
-	x, y := intern(a), intern(b)
+	return placed(removalsFirst(diffRange(intern(a), intern(b), 0)))
+}
+
+// maxDepth bounds the patience splits of diffRange.
+const maxDepth = 16
+
+// diffRange is the script of x to y: the common start and end kept, the
+// middle by Myers, or when that is over maxEdits, split at the lines
+// that occur once on each side and in the same order (patience diff's
+// anchors) and each part diffed again; a part with no anchor is written
+// as removed, then added.
+func diffRange(x, y []int32, depth int) []op {
 	pre := 0
 	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
 		pre++
@@ -47,24 +60,105 @@ func diffLines(a, b []string) []op {
 		suf++
 	}
 	script := make([]op, 0, len(x)+len(y)-pre-suf)
-	for i := range pre {
-		script = append(script, op{' ', i, i})
+	for range pre {
+		script = append(script, op{kind: ' '})
 	}
-	mid := myers(x[pre:len(x)-suf], y[pre:len(y)-suf])
-	if mid == nil { // too far apart: removed, then added
-		for i := pre; i < len(x)-suf; i++ {
-			script = append(script, op{'-', i, -1})
-		}
-		for j := pre; j < len(y)-suf; j++ {
-			script = append(script, op{'+', -1, j})
-		}
-	} else {
+	mx, my := x[pre:len(x)-suf], y[pre:len(y)-suf]
+	if mid := myers(mx, my); mid != nil {
 		script = append(script, mid...)
+	} else {
+		script = append(script, patience(mx, my, depth)...)
 	}
-	for i := range suf {
-		script = append(script, op{' ', len(x) - suf + i, len(y) - suf + i})
+	for range suf {
+		script = append(script, op{kind: ' '})
 	}
-	return placed(removalsFirst(script))
+	return script
+}
+
+// patience splits x and y at their anchors (see diffRange).
+func patience(x, y []int32, depth int) []op {
+	var anchors [][2]int
+	if depth < maxDepth {
+		anchors = uniqueCommon(x, y)
+	}
+	if len(anchors) == 0 {
+		out := make([]op, 0, len(x)+len(y))
+		for range x {
+			out = append(out, op{kind: '-'})
+		}
+		for range y {
+			out = append(out, op{kind: '+'})
+		}
+		return out
+	}
+	var out []op
+	pi, pj := 0, 0
+	for _, a := range anchors {
+		out = append(out, diffRange(x[pi:a[0]], y[pj:a[1]], depth+1)...)
+		out = append(out, op{kind: ' '})
+		pi, pj = a[0]+1, a[1]+1
+	}
+	return append(out, diffRange(x[pi:], y[pj:], depth+1)...)
+}
+
+// uniqueCommon returns the lines that occur exactly once in x and once in
+// y, as (index in x, index in y), the longest run of them increasing on
+// both sides (patience sorting: O(n log n)).
+func uniqueCommon(x, y []int32) [][2]int {
+	type seen struct{ nx, ny, ix, iy int }
+	count := map[int32]*seen{}
+	for i, v := range x {
+		c := count[v]
+		if c == nil {
+			c = &seen{}
+			count[v] = c
+		}
+		c.nx++
+		c.ix = i
+	}
+	for j, v := range y {
+		if c := count[v]; c != nil {
+			c.ny++
+			c.iy = j
+		}
+	}
+	var pairs [][2]int // in x order
+	for i, v := range x {
+		if c := count[v]; c.nx == 1 && c.ny == 1 {
+			pairs = append(pairs, [2]int{i, c.iy})
+		}
+	}
+	// Longest increasing subsequence of the y indexes.
+	var tails []int // tails[k]: index in pairs of the smallest tail of a run of k+1
+	prev := make([]int, len(pairs))
+	for p, pr := range pairs {
+		lo, hi := 0, len(tails)
+		for lo < hi {
+			m := (lo + hi) / 2
+			if pairs[tails[m]][1] < pr[1] {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		prev[p] = -1
+		if lo > 0 {
+			prev[p] = tails[lo-1]
+		}
+		if lo == len(tails) {
+			tails = append(tails, p)
+		} else {
+			tails[lo] = p
+		}
+	}
+	if len(tails) == 0 {
+		return nil
+	}
+	out := make([][2]int, len(tails))
+	for k, p := len(tails)-1, tails[len(tails)-1]; k >= 0; k, p = k-1, prev[p] {
+		out[k] = pairs[p]
+	}
+	return out
 }
 
 // placed sets every op's place on both sides (see op).
@@ -85,8 +179,8 @@ func placed(s []op) []op {
 	return s
 }
 
-// myers is the shortest edit script of a to b, or nil when it has more
-// than maxEdits edits (and both are non-empty).
+// myers is the shortest edit script of a to b (the ops' kinds; placed
+// numbers them), or nil when it has more than maxEdits edits.
 func myers(a, b []int32) []op {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 {

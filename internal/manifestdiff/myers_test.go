@@ -129,3 +129,32 @@ func TestHunks(t *testing.T) {
 		t.Errorf("changes 7 lines apart: %d hunks, want 2", n)
 	}
 }
+
+// TestDiffLinesScattered: more changes than maxEdits, spread over unique
+// lines, still keep every unchanged line (the patience split), and the
+// script is correct.
+func TestDiffLinesScattered(t *testing.T) {
+	var a, b []string
+	changes := 0
+	for i := range 20000 {
+		l := fmt.Sprint("line ", i)
+		a = append(a, l)
+		if i%7 == 3 {
+			b = append(b, l+" changed")
+			changes++
+		} else {
+			b = append(b, l)
+		}
+	}
+	s := diffLines(a, b)
+	apply(t, a, b, s)
+	edits := 0
+	for _, o := range s {
+		if o.kind != ' ' {
+			edits++
+		}
+	}
+	if changes <= maxEdits || edits != 2*changes {
+		t.Errorf("%d edits for %d changed lines (maxEdits %d), want %d", edits, changes, maxEdits, 2*changes)
+	}
+}

@@ -129,3 +129,29 @@ func TestObjectTooLarge(t *testing.T) {
 		t.Errorf("the text output does not list the omitted object")
 	}
 }
+
+// TestManyPointersCapped: every app's ignoreDifferences that removed
+// something is named in JSON, but the summary names a few and counts the
+// rest, so the comment's head stays small.
+func TestManyPointersCapped(t *testing.T) {
+	var base, head []Group
+	ignore := map[App][]Pointer{}
+	for a := range 300 {
+		app := App{Kind: "Application", Name: fmt.Sprintf("argocd/app-%03d", a)}
+		y := fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: n%d}\ndata: {k: %%s, skip: %d}\n", a, a)
+		base = append(base, Group{App: app, Objects: objects(t, fmt.Sprintf(y, "1"))})
+		head = append(head, Group{App: app, Objects: objects(t, fmt.Sprintf(y, "2"))})
+		ignore[app] = []Pointer{{Kind: "ConfigMap", Path: "/data/skip", From: app.String() + " ignoreDifferences"}}
+	}
+	res := compare(t, Input{Base: base, Head: head, Ignore: ignore}, Options{})
+	if len(res.Filters) != 300 {
+		t.Fatalf("%d filters, want 300", len(res.Filters))
+	}
+	md, err := res.Markdown("<!-- m -->\n", 60000, "the JSON has it all")
+	if err != nil || len(md) > 60000 {
+		t.Fatalf("%v (%d bytes)", err, len(md))
+	}
+	if !strings.Contains(md, "… and 292 more (-o json lists them)") || strings.Contains(md, "app-299 ignoreDifferences") {
+		t.Errorf("the filters are not capped in the comment")
+	}
+}

@@ -3,6 +3,7 @@ package manifestdiff
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/printable"
@@ -54,12 +55,20 @@ func (o ObjectDiff) objectLine() string {
 	return fmt.Sprintf("%s, +%d -%d)", s, o.LinesAdded, o.LinesRemoved)
 }
 
+// maxFiltersShown is how many filters the summary names (every app's
+// ignoreDifferences pointer is one; -o json has them all).
+const maxFiltersShown = 8
+
 // filtersLine says which filters removed something, and the Secrets
 // redacted.
 func (r *Result) filtersLine() string {
 	var parts []string
 	if len(r.Filters) > 0 {
-		parts = append(parts, "filtered: "+strings.Join(r.Filters, ", "))
+		shown := r.Filters
+		if len(shown) > maxFiltersShown {
+			shown = append(slices.Clip(shown[:maxFiltersShown]), "… and "+printable.Count(len(r.Filters)-maxFiltersShown)+" more (-o json lists them)")
+		}
+		parts = append(parts, "filtered: "+strings.Join(shown, ", "))
 	}
 	if r.Redacted > 0 {
 		parts = append(parts, plural(r.Redacted, "Secret")+" redacted (values shown as ++++++++; a changed value has a different count of +)")
