@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/manifestdiff"
 )
 
 // TestManifestReview: --diff=both adds the manifest diff of the same
@@ -77,5 +82,89 @@ func TestManifestReview(t *testing.T) {
 	}
 	if _, err := Compare(context.Background(), Options{Dir: dir, Paths: appPaths, Analyze: analyze, Review: "all"}); err == nil || !strings.Contains(err.Error(), "--diff must be routing, manifests, both") {
 		t.Errorf("--diff=all: %v", err)
+	}
+}
+
+// hostileManifests is a manifest review of n apps, each with objects
+// named name and data lines holding it.
+func hostileManifests(t *testing.T, name string, n int) *manifestdiff.Result {
+	t.Helper()
+	var base, head []manifestdiff.Group
+	for i := range n {
+		id := fmt.Sprintf("%s-%d", name, i)
+		app := manifestdiff.App{Kind: "Application", Name: "argocd/" + id}
+		for side, v := range []string{"old", "new"} {
+			o := &manifest.Object{APIVersion: "v1", Kind: "ConfigMap", Namespace: id, Name: id, Body: map[string]any{
+				"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": id, "namespace": id},
+				"data": map[string]any{"k": id + " " + v, "fence": "``````` " + id}}}
+			g := manifestdiff.Group{App: app, Objects: []*manifest.Object{o}}
+			if side == 0 {
+				base = append(base, g)
+			} else {
+				head = append(head, g)
+			}
+		}
+	}
+	res, err := manifestdiff.Compare(manifestdiff.Input{Base: base, Head: head}, manifestdiff.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// ourManifestTags are the tags the manifest review writes.
+var ourManifestTags = regexp.MustCompile(`<!-- routeguard-diff -->|</?code>|<details( open)?>|</details>|</?summary>|→`)
+
+// TestManifestMarkdownHostile: with the routing review or alone, a
+// manifest review of hostile names and many apps stays within the
+// comment's budget, its fences whole, its <details> balanced, and nothing
+// from the repository is markup outside the code blocks.
+func TestManifestMarkdownHostile(t *testing.T) {
+	for _, name := range hostileNames {
+		for _, n := range []int{1, 10, 120} {
+			for _, review := range []Review{ReviewBoth, ReviewManifests} {
+				res := hostileResult(name, n)
+				res.Review, res.Manifests = review, hostileManifests(t, name, n)
+				var b bytes.Buffer
+				if err := res.WriteMarkdown(&b); err != nil {
+					t.Fatalf("%.40q × %d %s: %v", name, n, review, err)
+				}
+				md := b.String()
+				if len(md) > MaxMarkdown || !strings.HasPrefix(md, Marker+"\n") {
+					t.Fatalf("%.40q × %d %s: %d bytes, or no marker first", name, n, review, len(md))
+				}
+				if !strings.Contains(md, "### Manifest diff") {
+					t.Errorf("%.40q × %d %s: the manifest review is neither shown nor counted", name, n, review)
+				}
+				fence := ""
+				open, closed := 0, 0
+				for _, line := range strings.Split(md, "\n") {
+					if fence != "" {
+						if line == fence {
+							fence = ""
+						}
+						continue
+					}
+					if strings.HasPrefix(line, "```") {
+						fence = strings.TrimSuffix(strings.TrimSuffix(line, "diff"), "mermaid")
+						continue
+					}
+					open += strings.Count(line, "<details")
+					closed += strings.Count(line, "</details>")
+					rest := ourManifestTags.ReplaceAllString(strings.TrimPrefix(line, "> "), "")
+					for _, bad := range []string{"<", ">", "@", "://", "www.", "\x1b", "\r"} {
+						if strings.Contains(rest, bad) {
+							t.Errorf("%.40q × %d %s: line %.200q holds %q outside markup of ours", name, n, review, line, bad)
+						}
+					}
+				}
+				if fence != "" {
+					t.Errorf("%.40q × %d %s: a code block is not closed", name, n, review)
+				}
+				if open != closed {
+					t.Errorf("%.40q × %d %s: %d <details> and %d </details> outside code blocks", name, n, review, open, closed)
+				}
+			}
+		}
 	}
 }
