@@ -155,3 +155,39 @@ func TestManifestReview(t *testing.T) {
 		t.Errorf("--ignore-pointer ConfigMap:/data:\n%s", r.Stdout)
 	}
 }
+
+// TestFluxManifestReview: the same chart released by a Flux HelmRelease
+// (chart in Git) and the Kustomize app by a Kustomization: flux diff
+// groups the objects by HelmRelease and Kustomization, shows the values
+// change on the HelmRelease itself, and, with no ignoreDifferences in
+// Flux, the replicas change; the label and checksum bump stays hidden.
+func TestFluxManifestReview(t *testing.T) {
+	dir := manifestRepo(t)
+	edit(t, filepath.Join(dir, "charts/web/Chart.yaml"), "version: 1.0.0", "version: 1.1.0")
+	edit(t, filepath.Join(dir, "charts/web/values.yaml"), "replicaCount: 2", "replicaCount: 3")
+	edit(t, filepath.Join(dir, "clusters/prod/web.yaml"), "greeting: hello", "greeting: welcome")
+	edit(t, filepath.Join(dir, "apps/config/kustomization.yaml"), "LOG_LEVEL=info", "LOG_LEVEL=debug")
+	r := harness.Run(t, harness.Options{Dir: dir}, "flux", "diff", "--base", "HEAD", "--diff=both", "clusters/prod")
+	if r.Code != 1 {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	i := strings.Index(r.Stdout, "Manifest diff:")
+	if i < 0 || !strings.Contains(r.Stdout[:i], "no routing change") {
+		t.Fatalf("no routing review before the manifest diff:\n%s", r.Stdout)
+	}
+	manifests := r.Stdout[i:]
+	for _, want := range []string{
+		"Manifest diff: 5 objects changed in 3 apps (1 object differing only in filtered fields not shown)",
+		"=== HelmRelease shop/web\n--- base v1 ConfigMap shop/web-settings\n",
+		"+++ head apps/v1 Deployment shop/web\n", "-  replicas: 2\n+  replicas: 3\n",
+		"=== Kustomization flux-system/config\n", "renamed from worker-config-",
+		"=== Kustomization flux-system/flux-system\n--- base helm.toolkit.fluxcd.io/v2 HelmRelease shop/web\n", "-    greeting: hello\n+    greeting: welcome\n",
+	} {
+		if !strings.Contains(manifests, want) {
+			t.Errorf("the manifest diff lacks %q:\n%s", want, manifests)
+		}
+	}
+	if strings.Contains(manifests, "helm.sh/chart: web") || strings.Contains(manifests, "Service shop/web") {
+		t.Errorf("the chart label bump shows:\n%s", manifests)
+	}
+}
