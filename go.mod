@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/fluxcd/helm-controller/api v1.6.5
 	github.com/fluxcd/kustomize-controller/api v1.9.6
@@ -25,6 +26,7 @@ require (
 	istio.io/istio v0.0.0-20260827124520-eed52ebb66ad
 	sigs.k8s.io/kustomize/api v0.21.2
 	sigs.k8s.io/kustomize/kustomize/v5 v5.8.1
+	golang.org/x/term v0.47.0
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -199,7 +201,6 @@ require (
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0
-	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
