@@ -76,37 +76,66 @@ func New(w io.Writer, o Options) *Meter {
 // On says whether the Meter shows anything.
 func (m *Meter) On() bool { return m != nil && m.on }
 
-// Phase starts a new group of items, e.g. the base revision of a diff
-// ("base main (1a2b3c4)"); its items are counted apart in the summary.
-func (m *Meter) Phase(name string) {
+// Phase starts a group of items counted apart in the summary, e.g. a
+// revision of a diff ("base main (1a2b3c4)"). Phases may run at once (a
+// diff builds both revisions in parallel): each item names its phase.
+// On a Meter that is off it returns nil, whose methods do nothing.
+func (m *Meter) Phase(name string) *Phase {
 	if !m.On() {
-		return
+		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.groups = append(m.groups, newGroup(name))
+	g := newGroup(name)
+	m.groups = append(m.groups, g)
 	m.show(fmt.Sprintf("%s…", printable.Line(name)))
+	return &Phase{m: m, g: g}
 }
 
-// Total says how many items the current phase has (0: not known).
-func (m *Meter) Total(n int) {
+// Total says how many items the run has (0: not known), for a Meter
+// without phases.
+func (m *Meter) Total(n int) { m.defaultPhase().Total(n) }
+
+// Done records one finished item of a Meter without phases.
+func (m *Meter) Done(kind, name, status string) { m.defaultPhase().Done(kind, name, status) }
+
+func (m *Meter) defaultPhase() *Phase {
 	if !m.On() {
-		return
+		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.current().total = n
+	if len(m.groups) == 0 || m.groups[0].name != "" {
+		m.groups = append([]*group{newGroup("")}, m.groups...)
+	}
+	return &Phase{m: m, g: m.groups[0]}
+}
+
+// Phase is one group of items of a Meter.
+type Phase struct {
+	m *Meter
+	g *group
+}
+
+// Total says how many items the phase has (0: not known).
+func (p *Phase) Total(n int) {
+	if p == nil {
+		return
+	}
+	p.m.mu.Lock()
+	defer p.m.mu.Unlock()
+	p.g.total = n
 }
 
 // Done records one finished item: its kind ("Application"), name and
 // outcome ("rendered", "skipped", "not buildable").
-func (m *Meter) Done(kind, name, status string) {
-	if !m.On() {
+func (p *Phase) Done(kind, name, status string) {
+	if p == nil {
 		return
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	g := m.current()
+	p.m.mu.Lock()
+	defer p.m.mu.Unlock()
+	g := p.g
 	g.add(kind, status)
 	count := fmt.Sprint(g.done)
 	if g.total > 0 {
@@ -116,7 +145,7 @@ func (m *Meter) Done(kind, name, status string) {
 	if g.name != "" {
 		line = printable.Line(g.name) + ": " + line
 	}
-	m.show(line)
+	p.m.show(line)
 }
 
 // Findings records the findings of the run by severity, for the summary.
@@ -182,13 +211,6 @@ func (m *Meter) prefix() string {
 		return "routeguard: "
 	}
 	return "routeguard: " + m.command + ": "
-}
-
-func (m *Meter) current() *group {
-	if len(m.groups) == 0 {
-		m.groups = append(m.groups, newGroup(""))
-	}
-	return m.groups[len(m.groups)-1]
 }
 
 func newGroup(name string) *group {

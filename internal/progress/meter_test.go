@@ -21,15 +21,15 @@ func clock() func() time.Time {
 
 // run drives a Meter as argocd diff would.
 func run(m *Meter) {
-	m.Phase("base main (1a2b3c4)")
-	m.Total(2)
-	m.Done("Application", "argocd/web", "rendered")
-	m.Done("Application", "argocd/api", "skipped")
-	m.Phase("head")
-	m.Total(3)
-	m.Done("Application", "argocd/web", "rendered")
-	m.Done("Application", "argocd/api", "rendered")
-	m.Done("ApplicationSet", "argocd/teams", "not buildable")
+	base := m.Phase("base main (1a2b3c4)")
+	base.Total(2)
+	base.Done("Application", "argocd/web", "rendered")
+	base.Done("Application", "argocd/api", "skipped")
+	head := m.Phase("head")
+	head.Total(3)
+	head.Done("Application", "argocd/web", "rendered")
+	head.Done("Application", "argocd/api", "rendered")
+	head.Done("ApplicationSet", "argocd/teams", "not buildable")
 	m.Findings(1, 2, 0)
 	m.Finish()
 }
@@ -198,3 +198,30 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { return s.b.String() }
 func (s *syncBuffer) Len() int       { return s.b.Len() }
+
+// TestInterleavedPhases: a diff builds both revisions at once; each item
+// counts in its own phase, and the summary keeps the phases' order.
+func TestInterleavedPhases(t *testing.T) {
+	var buf bytes.Buffer
+	m := New(&buf, Options{Mode: Always, Command: "flux diff", Now: clock()})
+	base, head := m.Phase("base main"), m.Phase("head work tree")
+	head.Done("Kustomization", "flux-system/apps", "built")
+	base.Done("Kustomization", "flux-system/apps", "built")
+	head.Done("HelmRelease", "web/web", "not buildable")
+	base.Done("HelmRelease", "web/web", "built")
+	m.Finish()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	want := []string{
+		"routeguard: flux diff: base main…",
+		"routeguard: flux diff: head work tree…",
+		"routeguard: flux diff: head work tree: [1] Kustomization flux-system/apps built",
+		"routeguard: flux diff: base main: [1] Kustomization flux-system/apps built",
+		"routeguard: flux diff: head work tree: [2] HelmRelease web/web not buildable",
+		"routeguard: flux diff: base main: [2] HelmRelease web/web built",
+		"routeguard: flux diff: base main: 1 Kustomization (1 built), 1 HelmRelease (1 built); " +
+			"head work tree: 1 Kustomization (1 built), 1 HelmRelease (1 not buildable); done in 1.5s",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), strings.Join(want, "\n"))
+	}
+}
