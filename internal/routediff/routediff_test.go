@@ -384,3 +384,52 @@ func TestPathThatDoesNotRender(t *testing.T) {
 		t.Errorf("notices %+v", res.Notices)
 	}
 }
+
+// TestHeadFindingsAndRevisions: the result holds every finding of head
+// (what --report writes), and Revisions names the directory each revision
+// is built from before the first build.
+func TestHeadFindingsAndRevisions(t *testing.T) {
+	dir := repoWithChange(t, map[string]string{"apps/shop/routes.yaml": edit(t, "apps/shop/routes.yaml", "{name: api-green, port: 8080", "{name: api-gren, port: 8080")})
+	var base, head Rev
+	var roots []string
+	built := map[string]string{}
+	var mu sync.Mutex
+	res, err := Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(),
+		Revisions: func(b, h Rev, baseRoot, headRoot string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(built) != 0 {
+				t.Error("Revisions was told after a build")
+			}
+			base, head, roots = b, h, []string{baseRoot, headRoot}
+		},
+		Analyze: func(ctx context.Context, path, root string, an bool, trace *confine.Trace) (*pipeline.Outcome, error) {
+			mu.Lock()
+			built[root] = path
+			mu.Unlock()
+			return analyze(ctx, path, root, an, trace)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Name != "HEAD~1" || head.Name != "HEAD" || len(roots) != 2 {
+		t.Fatalf("Revisions: %+v %+v %v", base, head, roots)
+	}
+	for root := range built {
+		if root != roots[0] && root != roots[1] {
+			t.Errorf("a build from %s, neither revision's directory %v", root, roots)
+		}
+	}
+	if len(res.Intro) != 1 {
+		t.Fatalf("introduced %+v, want one", res.Intro)
+	}
+	found := false
+	for _, f := range res.HeadFindings {
+		if f.Code == res.Intro[0].Code && f.Subject() == res.Intro[0].Subject() {
+			found = true
+		}
+	}
+	if !found || len(res.HeadFindings) < len(res.Intro) {
+		t.Errorf("head findings %+v lack the introduced one %+v", res.HeadFindings, res.Intro[0])
+	}
+}

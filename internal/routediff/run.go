@@ -75,6 +75,11 @@ type Options struct {
 	// Manifests tunes their diff (manifests.go).
 	Review    Review
 	Manifests ManifestOptions
+	// Revisions, when set, is told which revision is built from which
+	// directory, once both are exported and before either is built (the
+	// Analyze and Build functions get the directory): progress names the
+	// revision each build belongs to.
+	Revisions func(base, head Rev, baseRoot, headRoot string)
 }
 
 // BuildFunc builds and analyzes the revision checked out at root, starting
@@ -100,6 +105,10 @@ type Result struct {
 	// Removed are findings of base whose object head no longer has: gone
 	// with the object, not fixed.
 	Removed []analysis.Finding `json:"-"`
+	// HeadFindings are every finding of the head revision (the findings
+	// reports of --report: code scanning and Code Quality compare them with
+	// the target branch's themselves).
+	HeadFindings []analysis.Finding `json:"-"`
 	// NotBuilt are the parts of each revision that were not built, or
 	// built partly, with the routing they hold: what the review could not
 	// compare.
@@ -196,6 +205,9 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	if opts.Revisions != nil {
+		opts.Revisions(res.Base, res.Head, baseRoot, headRoot)
+	}
 	var baseOut, headOut map[string]*pipeline.Outcome
 	if opts.Build != nil {
 		baseOut, headOut, err = buildBoth(ctx, opts, rels, baseRoot, headRoot, base.Name, res.Head.Name)
@@ -213,6 +225,7 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.HeadFindings = headFindings
 	// What could be built at neither revision is said on stderr and listed
 	// in the comment: these two sources only (a warning from a render
 	// may mention "not compared" too, in a chart's name).
