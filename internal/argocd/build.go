@@ -74,6 +74,9 @@ type Options struct {
 	MaxFileBytes int64
 	Self         string // the routeguard executable (Kustomize helmCharts)
 	Parallelism  int    // apps rendered at once (default GOMAXPROCS)
+	// Progress, when set, is told of each Application once it is rendered
+	// (or not: AppResult.Status), from the goroutine that rendered it.
+	Progress func(*AppResult)
 }
 
 // PluginRenderer renders the request of routeguard's plugin for one source.
@@ -516,6 +519,9 @@ func (b *builder) renderWave(ctx context.Context, wave []*Application) []*AppRes
 			defer wg.Done()
 			defer func() { <-sem }()
 			out[i] = b.renderApp(ctx, app)
+			if b.opts.Progress != nil {
+				b.opts.Progress(out[i])
+			}
 		}()
 	}
 	wg.Wait()
