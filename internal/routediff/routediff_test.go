@@ -332,6 +332,22 @@ func TestReuse(t *testing.T) {
 	if res.Reused != 2 || rendered["apps/shop"] != 2 || rendered["platform"] != 0 || rendered["apps/reviews"] != 0 {
 		t.Errorf("reused %d, analyzed %v; want only apps/shop analyzed (twice)", res.Reused, rendered)
 	}
+	// AllHeadFindings: the paths the change leaves alone are analyzed
+	// once, at head, and their findings are in HeadFindings (the same
+	// review otherwise).
+	partial := res
+	clear(rendered)
+	res, err = Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: count, AllHeadFindings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 2 || rendered["apps/shop"] != 2 || rendered["platform"] != 1 || rendered["apps/reviews"] != 1 {
+		t.Errorf("AllHeadFindings: reused %d, analyzed %v; want apps/shop twice, the others once", res.Reused, rendered)
+	}
+	if len(res.Intro) != len(partial.Intro) || len(res.Fixed) != len(partial.Fixed) || len(res.HeadFindings) <= len(partial.HeadFindings) {
+		t.Errorf("AllHeadFindings: introduced %d fixed %d head %d; without: %d %d %d (want the same review and more head findings)",
+			len(res.Intro), len(res.Fixed), len(res.HeadFindings), len(partial.Intro), len(partial.Fixed), len(partial.HeadFindings))
+	}
 
 	dir = repoWithChange(t, map[string]string{".routeguard.yaml": "severity:\n  RG4001: error\n"})
 	res, err = Compare(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Paths: appPaths, TempDir: t.TempDir(), Analyze: analyze})

@@ -75,6 +75,11 @@ type Options struct {
 	// Manifests tunes their diff (manifests.go).
 	Review    Review
 	Manifests ManifestOptions
+	// AllHeadFindings analyzes at head the paths that are the same at both
+	// revisions too (by default they are rendered once and not analyzed:
+	// their findings cannot change), so that HeadFindings holds every
+	// finding of head (--report).
+	AllHeadFindings bool
 	// Revisions, when set, is told which revision is built from which
 	// directory, once both are exported and before either is built (the
 	// Analyze and Build functions get the directory): progress names the
@@ -105,9 +110,10 @@ type Result struct {
 	// Removed are findings of base whose object head no longer has: gone
 	// with the object, not fixed.
 	Removed []analysis.Finding `json:"-"`
-	// HeadFindings are every finding of the head revision (the findings
+	// HeadFindings are the findings of the head revision (the findings
 	// reports of --report: code scanning and Code Quality compare them with
-	// the target branch's themselves).
+	// the target branch's themselves); with Options.AllHeadFindings those
+	// of paths the change leaves alone too, else only of those it touches.
 	HeadFindings []analysis.Finding `json:"-"`
 	// NotBuilt are the parts of each revision that were not built, or
 	// built partly, with the routing they hold: what the review could not
@@ -275,7 +281,13 @@ func analyzeBoth(ctx context.Context, opts Options, rels []string, baseRoot, hea
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	headOut, err = side(ctx, opts, headRoot, rels, same)
+	headSkip := same
+	if opts.AllHeadFindings {
+		// Paths the same at both revisions are analyzed once, at head,
+		// and stand for base too.
+		headSkip = nil
+	}
+	headOut, err = side(ctx, opts, headRoot, rels, headSkip)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -283,6 +295,10 @@ func analyzeBoth(ctx context.Context, opts Options, rels []string, baseRoot, hea
 	for _, rel := range rels {
 		if same[rel] {
 			once = append(once, rel)
+			if opts.AllHeadFindings {
+				baseOut[rel] = headOut[rel]
+				continue
+			}
 			baseOut[rel], headOut[rel] = first[rel].out, first[rel].out
 		}
 	}
