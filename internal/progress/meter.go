@@ -3,6 +3,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,10 +34,11 @@ type Meter struct {
 	now     func() time.Time
 	start   time.Time
 
-	mu     sync.Mutex
-	drawn  bool // a live line is on the screen
-	groups []*group
-	found  *[3]int // errors, warnings, infos
+	mu         sync.Mutex
+	drawn      bool // a live line is on the screen
+	groups     []*group
+	found      *[3]int // errors, warnings, infos
+	foundLabel string
 }
 
 // group is the items of one phase ("base main", "head"), or of the whole
@@ -49,6 +51,7 @@ type group struct {
 	counts map[string][]string // kind -> statuses in order of first appearance
 	by     map[string]int      // kind+"\x00"+status -> count
 	items  map[string]int      // kind -> items
+	seen   map[string]string   // kind+"\x00"+name -> last status
 }
 
 // New returns the Meter of w. With Mode Auto it is on only when w (or the
@@ -136,7 +139,7 @@ func (p *Phase) Done(kind, name, status string) {
 	p.m.mu.Lock()
 	defer p.m.mu.Unlock()
 	g := p.g
-	g.add(kind, status)
+	g.add(kind, name, status)
 	count := fmt.Sprint(g.done)
 	if g.total > 0 {
 		count = fmt.Sprintf("%d/%d", g.done, g.total)
@@ -148,14 +151,34 @@ func (p *Phase) Done(kind, name, status string) {
 	p.m.show(line)
 }
 
-// Findings records the findings of the run by severity, for the summary.
-func (m *Meter) Findings(errors, warnings, infos int) {
+// Findings records the findings of the run by severity, for the summary,
+// under label ("" is "findings"; a diff says "findings introduced").
+func (m *Meter) Findings(label string, errors, warnings, infos int) {
 	if !m.On() {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.found = &[3]int{errors, warnings, infos}
+	m.foundLabel = label
+	if label == "" {
+		m.foundLabel = "findings"
+	}
+}
+
+// Clear takes the progress line off the screen, so that what the command
+// prints next (its own summary, notices) starts on a clean line; a later
+// item draws it again. Finish clears it too.
+func (m *Meter) Clear() {
+	if !m.On() {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.drawn {
+		io.WriteString(m.w, "\x1b[K\r")
+		m.drawn = false
+	}
 }
 
 // Finish clears the progress line and prints the summary: per phase the
@@ -180,7 +203,7 @@ func (m *Meter) Finish() {
 		}
 	}
 	if m.found != nil {
-		parts = append(parts, fmt.Sprintf("findings: %s, %s, %s", plural(m.found[0], "error"), plural(m.found[1], "warning"), plural(m.found[2], "info")))
+		parts = append(parts, fmt.Sprintf("%s: %s, %s, %s", m.foundLabel, plural(m.found[0], "error"), plural(m.found[1], "warning"), plural(m.found[2], "info")))
 	}
 	parts = append(parts, fmt.Sprintf("done in %s", m.now().Sub(m.start).Round(time.Millisecond)))
 	fmt.Fprintf(&b, "%s%s\n", m.prefix(), strings.Join(parts, "; "))
@@ -214,17 +237,25 @@ func (m *Meter) prefix() string {
 }
 
 func newGroup(name string) *group {
-	return &group{name: name, counts: map[string][]string{}, by: map[string]int{}, items: map[string]int{}}
+	return &group{name: name, counts: map[string][]string{}, by: map[string]int{}, items: map[string]int{}, seen: map[string]string{}}
 }
 
-func (g *group) add(kind, status string) {
-	g.done++
-	if _, ok := g.items[kind]; !ok {
-		g.kinds = append(g.kinds, kind)
+// add counts an item; an item done again (an Application rendered anew
+// once its parent is known) counts once, with its last outcome.
+func (g *group) add(kind, name, status string) {
+	item := kind + "\x00" + name
+	if prev, again := g.seen[item]; again {
+		g.by[kind+"\x00"+prev]--
+	} else {
+		g.done++
+		if _, ok := g.items[kind]; !ok {
+			g.kinds = append(g.kinds, kind)
+		}
+		g.items[kind]++
 	}
-	g.items[kind]++
+	g.seen[item] = status
 	key := kind + "\x00" + status
-	if g.by[key] == 0 {
+	if !slices.Contains(g.counts[kind], status) {
 		g.counts[kind] = append(g.counts[kind], status)
 	}
 	g.by[key]++
@@ -236,7 +267,9 @@ func (g *group) summary() string {
 	for _, k := range g.kinds {
 		var st []string
 		for _, s := range g.counts[k] {
-			st = append(st, fmt.Sprintf("%d %s", g.by[k+"\x00"+s], s))
+			if n := g.by[k+"\x00"+s]; n > 0 {
+				st = append(st, fmt.Sprintf("%d %s", n, s))
+			}
 		}
 		kinds = append(kinds, fmt.Sprintf("%s (%s)", plural(g.items[k], k), strings.Join(st, ", ")))
 	}

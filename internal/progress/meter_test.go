@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -30,7 +31,8 @@ func run(m *Meter) {
 	head.Done("Application", "argocd/web", "rendered")
 	head.Done("Application", "argocd/api", "rendered")
 	head.Done("ApplicationSet", "argocd/teams", "not buildable")
-	m.Findings(1, 2, 0)
+	head.Done("Application", "argocd/api", "rendered") // again: counts once
+	m.Findings("", 1, 2, 0)
 	m.Finish()
 }
 
@@ -70,7 +72,8 @@ func TestNotTerminal(t *testing.T) {
 		"routeguard: argocd diff: head…\n" +
 		"routeguard: argocd diff: head: [1/3] Application argocd/web rendered\n" +
 		"routeguard: argocd diff: head: [2/3] Application argocd/api rendered\n" +
-		"routeguard: argocd diff: head: [3/3] ApplicationSet argocd/teams not buildable\n" + summary
+		"routeguard: argocd diff: head: [3/3] ApplicationSet argocd/teams not buildable\n" +
+		"routeguard: argocd diff: head: [3/3] Application argocd/api rendered\n" + summary
 	if buf.String() != want {
 		t.Errorf("Always:\n%s\nwant:\n%s", buf.String(), want)
 	}
@@ -115,7 +118,9 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("Terminal = %v, %d", isTerm, width)
 	}
 	run(m)
+	m.Clear() // nothing drawn since Finish: writes nothing
 	m.Phase("a phase whose name is far longer than the sixty columns of this terminal")
+	m.Clear()
 	tty.Close()
 	wg.Wait()
 
@@ -130,7 +135,9 @@ func TestTerminal(t *testing.T) {
 		"\x1b[Krouteguard: argocd diff: head: [1/3] Application argocd/we…",
 		"\x1b[Krouteguard: argocd diff: head: [2/3] Application argocd/ap…",
 		"\x1b[Krouteguard: argocd diff: head: [3/3] ApplicationSet argocd…",
+		"\x1b[Krouteguard: argocd diff: head: [3/3] Application argocd/ap…",
 		"\x1b[K" + summary + "\x1b[Krouteguard: argocd diff: a phase whose name is far longer …",
+		"\x1b[K",
 		"",
 	}
 	if len(lines) != len(want) {
@@ -172,7 +179,7 @@ func TestConcurrent(t *testing.T) {
 			if i%5 == 0 {
 				status = "not buildable"
 			}
-			m.Done("Kustomization", "flux-system/app", status)
+			m.Done("Kustomization", fmt.Sprintf("flux-system/app-%d", i), status)
 		}()
 	}
 	wg.Wait()
@@ -181,7 +188,7 @@ func TestConcurrent(t *testing.T) {
 		!strings.HasSuffix(buf.String(), "50 Kustomizations (10 not buildable, 40 built); done in 1.5s\n") {
 		t.Errorf("summary: %q", buf.String()[strings.LastIndex(buf.String()[:buf.Len()-1], "\n")+1:])
 	}
-	if n := strings.Count(buf.String(), "] Kustomization flux-system/app "); n != 50 {
+	if n := strings.Count(buf.String(), "] Kustomization flux-system/app-"); n != 50 {
 		t.Errorf("%d item lines, want 50", n)
 	}
 }
