@@ -10,6 +10,7 @@ import (
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/report"
 )
 
 // Analyze renders apps (or reads a stream on standard input, path "-") and
@@ -20,6 +21,8 @@ type Analyze struct {
 	// Output is the report format (report.Formats()); Color colours text.
 	Output string
 	Color  bool
+	// Reports are more reports of the same findings (--report).
+	Reports []report.Target
 }
 
 // AnalyzeResult is the analysis of every path.
@@ -29,6 +32,8 @@ type AnalyzeResult struct {
 	Notices []notice.Notice
 	// Report holds every path's findings in the output format.
 	Report []byte
+	// Reports are the findings in each of Analyze.Reports.
+	Reports []report.Rendered
 }
 
 // Run analyzes paths (none: ".").
@@ -53,6 +58,9 @@ func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeRes
 		res.add(out)
 	}
 	if res.Report, err = w.all(res.Findings); err != nil {
+		return res, err
+	}
+	if res.Reports, err = renderReports(a.Reports, res.Findings, a.Color); err != nil {
 		return res, err
 	}
 	return res, nil

@@ -58,6 +58,8 @@ type ArgoCDOptions struct {
 	// Now is when the projects' sync windows are evaluated, RFC 3339 (""
 	// the current time).
 	Now string
+	// Progress, when set, is told of each Application once it is rendered.
+	Progress func(*argocd.AppResult)
 }
 
 // build runs argocd.Build for paths (none: ".").
@@ -101,6 +103,7 @@ func (o ArgoCDOptions) build(ctx context.Context, env Env, paths []string) (*arg
 		Revision: o.Revision, PluginDiscovery: o.PluginDiscovery, NewGitFileGlobbing: o.NewGitFileGlobbing,
 		RenderPlugin: pluginRenderer,
 		MaxFileBytes: o.MaxFileMiB << 20,
+		Progress:     o.Progress,
 	})
 }
 

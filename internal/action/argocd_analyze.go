@@ -6,6 +6,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/notice"
+	"github.com/routeguard/routeguard/internal/report"
 )
 
 // ArgoCDAnalyze builds every Application and analyzes the Applications of
@@ -16,6 +17,8 @@ type ArgoCDAnalyze struct {
 	// Output is the report format; Color colours text.
 	Output string
 	Color  bool
+	// Reports are more reports of the same findings (--report).
+	Reports []report.Target
 }
 
 // ArgoCDAnalyzeResult is the analysis of every cluster.
@@ -28,6 +31,8 @@ type ArgoCDAnalyzeResult struct {
 	// Summary says what was built and checked.
 	Summary string
 	Report  []byte
+	// Reports are the findings in each of ArgoCDAnalyze.Reports.
+	Reports []report.Rendered
 }
 
 // Run builds from paths (none: ".") and analyzes each cluster.
@@ -51,6 +56,9 @@ func (a *ArgoCDAnalyze) Run(ctx context.Context, env Env, paths []string) (*Argo
 	}
 	res.Summary = summary(b, outcomes)
 	if res.Report, err = w.all(res.Findings); err != nil {
+		return res, err
+	}
+	if res.Reports, err = renderReports(a.Reports, res.Findings, a.Color); err != nil {
 		return res, err
 	}
 	return res, nil

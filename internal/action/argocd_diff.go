@@ -43,6 +43,7 @@ func (a *ArgoCDDiff) Run(ctx context.Context, env Env, paths []string) (*routedi
 func (a *ArgoCDDiff) build(ctx context.Context, env Env, root string, rels []string, ignore *appIgnores) (*pipeline.Outcome, error) {
 	o := a.ArgoCD
 	o.RepoRoot = root
+	o.Progress = func(app *argocd.AppResult) { a.done(root, "Application", app.App.Key(), app.Status()) }
 	paths := make([]string, len(rels))
 	for i, r := range rels {
 		paths[i] = filepath.Join(root, filepath.FromSlash(r))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -27,6 +28,30 @@ type DiffOptions struct {
 	CodeOwners     string
 	Review         string
 	IgnorePointers []string
+	// AllHeadFindings analyzes at head the paths the change leaves alone
+	// too, so that the result's HeadFindings are every finding of head
+	// (what --report writes).
+	AllHeadFindings bool
+	// Progress, when set, is told which directory each revision is built
+	// from, then of each thing built there.
+	Progress DiffProgress
+}
+
+// DiffProgress hears how a diff goes (progress on a terminal).
+type DiffProgress interface {
+	// Revisions names the directories the two revisions are built from,
+	// before either is built.
+	Revisions(base, head routediff.Rev, baseRoot, headRoot string)
+	// Done says one item (an app path, Application, Kustomization or
+	// HelmRelease) of the revision at root is built, with its outcome.
+	Done(root, kind, name, status string)
+}
+
+// done tells the progress of one item of the revision at root.
+func (r DiffOptions) done(root, kind, name, status string) {
+	if r.Progress != nil {
+		r.Progress.Done(root, kind, name, status)
+	}
 }
 
 // compare runs routediff for paths with opts (Analyze or Build set).
@@ -35,6 +60,10 @@ func (r DiffOptions) compare(ctx context.Context, env Env, paths []string, opts 
 		return nil, errors.New("diff reads revisions from git, not stdin; name app paths")
 	}
 	opts.Dir, opts.Base, opts.Head, opts.Paths = env.workDir(), r.Base, r.Head, paths
+	opts.AllHeadFindings = r.AllHeadFindings
+	if r.Progress != nil {
+		opts.Revisions = r.Progress.Revisions
+	}
 	switch r.CodeOwners {
 	case "", string(codeowners.GitHub), string(codeowners.GitLab):
 		opts.CodeOwners = codeowners.Syntax(r.CodeOwners)
@@ -70,7 +99,15 @@ type Diff struct {
 func (a *Diff) Run(ctx context.Context, env Env, paths []string) (*routediff.Result, error) {
 	return a.compare(ctx, env, paths, routediff.Options{DefaultNamespace: a.Render.Namespace, ConfigFile: a.Analysis.ConfigFile,
 		Analyze: func(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
-			return a.app(ctx, env, path, root, analyze, trace)
+			out, err := a.app(ctx, env, path, root, analyze, trace)
+			if analyze { // not the first render at head, which only traces
+				status := "analyzed"
+				if err != nil {
+					status = "not rendered"
+				}
+				a.done(root, "app", relTo(root, path), status)
+			}
+			return out, err
 		}})
 }
 
@@ -93,4 +130,12 @@ func (a *Diff) app(ctx context.Context, env Env, path, root string, analyze bool
 	}
 	_, out, err := renderApp(ctx, opts, pipeline.Input{ConfigFile: a.Analysis.ConfigFile}, pipeline.Changes{}, an)
 	return out, err
+}
+
+// relTo is path relative to root with slashes (path when it is not below).
+func relTo(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return path
 }

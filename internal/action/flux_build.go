@@ -15,6 +15,7 @@ import (
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/report"
 )
 
 // FluxTree says how a Flux tree is built (flux build and flux diff).
@@ -50,9 +51,11 @@ type FluxBuild struct {
 	// top level above the path).
 	RepoRoot string
 	Tree     FluxTree
-	// Output is the manifest format; Report, when set, the report format
-	// printed instead of the manifests.
-	Output, Report string
+	// Output is the manifest format.
+	Output string
+	// Reports are the reports of the findings (--report); the one for
+	// standard output replaces the manifests there.
+	Reports []report.Target
 	// Analyze runs the analysis (false: only build).
 	Analyze  bool
 	Analysis AnalysisOptions
@@ -75,10 +78,13 @@ type FluxBuildResult struct {
 	Verdict
 	// Notices of the analysis (the build's are Tree.Notices).
 	Notices []notice.Notice
-	// Report holds the findings: in the Report format, else as text when
-	// there are findings.
+	// Report holds the findings as text when there are findings (for
+	// stderr), unless a report goes to standard output.
 	Report []byte
-	// Manifests are the objects in the Output format, unless Report is set.
+	// Reports are the findings in each of FluxBuild.Reports.
+	Reports []report.Rendered
+	// Manifests are the objects in the Output format, unless a report goes
+	// to standard output.
 	Manifests []byte
 }
 
@@ -124,19 +130,23 @@ func (a *FluxBuild) Run(ctx context.Context, env Env, path string) (*FluxBuildRe
 		res.Notices = out.Notices
 		res.add(out)
 	}
-	w, err := newReport(cmp.Or(a.Report, "text"), false)
-	if err != nil {
-		return res, fmt.Errorf("--report: %w", err)
+	if res.Reports, err = renderReports(a.Reports, res.Findings, false); err != nil {
+		return res, err
 	}
-	if a.Report != "" || len(res.Findings) > 0 {
+	if _, onStdout := report.StdoutTarget(a.Reports); onStdout {
+		return res, nil
+	}
+	if len(res.Findings) > 0 {
+		w, err := newReport("text", false)
+		if err != nil {
+			return res, err
+		}
 		if res.Report, err = w.all(res.Findings); err != nil {
 			return res, err
 		}
 	}
-	if a.Report == "" {
-		if res.Manifests, err = encodeManifests(a.Output, objects.Objects()); err != nil {
-			return res, err
-		}
+	if res.Manifests, err = encodeManifests(a.Output, objects.Objects()); err != nil {
+		return res, err
 	}
 	return res, nil
 }
@@ -183,7 +193,7 @@ func (a *FluxBuild) options(env Env, path string) (flux.Options, error) {
 	if err := checkManifestFormat(a.Output); err != nil {
 		return o, err
 	}
-	if a.Report != "" && !a.Analyze {
+	if len(a.Reports) > 0 && !a.Analyze {
 		return o, fmt.Errorf("--report needs the analysis; drop --analyze=false")
 	}
 	fi, err := os.Stat(path)

@@ -41,6 +41,11 @@ func (a *FluxDiff) build(ctx context.Context, env Env, wd, root, rel string) (*p
 	if err != nil {
 		return nil, err
 	}
+	opts.Progress = func(e flux.Event) {
+		if e.Phase == flux.Finished {
+			a.done(root, e.Node.Object.Kind, objectName(e.Node.Object), e.Node.Status.String())
+		}
+	}
 	res, err := flux.BuildTree(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -90,4 +95,12 @@ func revisionPaths(sources []string, wd, root string) []string {
 		}
 	}
 	return out
+}
+
+// objectName is "namespace/name", or "name" for a cluster-scoped object.
+func objectName(o *manifest.Object) string {
+	if o.Namespace == "" {
+		return o.Name
+	}
+	return o.Namespace + "/" + o.Name
 }

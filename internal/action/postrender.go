@@ -11,6 +11,7 @@ import (
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
+	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/substitute"
 )
 
@@ -34,6 +35,9 @@ type Postrender struct {
 	// MaxFileMiB is the largest input to read, in MiB.
 	MaxFileMiB int64
 	Analysis   AnalysisOptions
+	// Reports are reports of the findings to files (--report; standard
+	// output carries only manifests).
+	Reports []report.Target
 }
 
 // PostrenderResult is the gate's verdict and what goes on to Helm.
@@ -42,12 +46,20 @@ type PostrenderResult struct {
 	Notices []notice.Notice
 	// Report is the findings as text (empty without findings).
 	Report []byte
+	// Reports are the findings in each of Postrender.Reports.
+	Reports []report.Rendered
 	// Manifests are the objects to apply, as YAML.
 	Manifests []byte
 }
 
 // Run reads the manifests from env.Stdin.
 func (a *Postrender) Run(ctx context.Context, env Env) (*PostrenderResult, error) {
+	if t, ok := report.StdoutTarget(a.Reports); ok {
+		return nil, fmt.Errorf("--report %s: postrender prints only manifests on stdout; give the report a file (%s=FILE)", t, t.Format)
+	}
+	if len(a.Reports) > 0 && !a.Analyze {
+		return nil, errors.New("--report needs the analysis; drop --analyze=false")
+	}
 	vars, err := parseVars(a.VarsFiles, a.Vars)
 	if err != nil {
 		return nil, err
@@ -109,6 +121,9 @@ func (a *Postrender) Run(ctx context.Context, env Env) (*PostrenderResult, error
 		if res.Report, err = w.all(out.Findings); err != nil {
 			return nil, err
 		}
+	}
+	if res.Reports, err = renderReports(a.Reports, out.Findings, false); err != nil {
+		return nil, err
 	}
 	if res.Manifests, err = encodeManifests("yaml", out.Set.Objects()); err != nil {
 		return nil, err

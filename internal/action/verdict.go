@@ -59,6 +59,17 @@ func (w *reportWriter) all(findings []analysis.Finding) ([]byte, error) {
 	return w.buf.Bytes(), nil
 }
 
+// renderReports writes findings into every target of --report (each into
+// its own buffer: nothing is written before all are complete); color is
+// for a text report on standard output of a terminal. The caller writes
+// the files (report.WriteFiles) and prints the one for standard output.
+func renderReports(targets []report.Target, findings []analysis.Finding, color bool) ([]report.Rendered, error) {
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	return report.RenderAll(targets, findings, report.Options{Color: color, Version: version.Get().Version})
+}
+
 // ManifestFormats are the output formats of actions that print manifests.
 var ManifestFormats = []string{"yaml", "json"}
 

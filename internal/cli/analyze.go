@@ -12,6 +12,7 @@ import (
 
 func newAnalyzeCommand(env *Env) *cobra.Command {
 	a := &action.Analyze{Color: env.IsTerminal}
+	var reports reportFlags
 	cmd := &cobra.Command{
 		Use:   "analyze [PATH...]",
 		Short: "Render apps and report what would break their traffic routing",
@@ -22,6 +23,11 @@ the app directory or the repository root (or --config).
 Prints the report on stdout; exit 1 when a finding reaches the failing severity.`,
 		Example: "  routeguard analyze apps/routing/gateways\n  routeguard render apps/shop | routeguard analyze -o sarif -",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, err := reports.targets("output", explicit(cmd, "output", a.Output))
+			if err != nil {
+				return err
+			}
+			a.Reports = targets
 			res, err := a.Run(cmd.Context(), env.action(), args)
 			if res != nil {
 				notice.Write(env.Stderr, res.Notices)
@@ -29,7 +35,14 @@ Prints the report on stdout; exit 1 when a finding reaches the failing severity.
 			if err != nil {
 				return fail("%v", err)
 			}
-			if err := writeStdout(env, res.Report); err != nil {
+			stdout, err := writeReports(env, res.Reports, !res.PluginFailed)
+			if err != nil {
+				return err
+			}
+			if stdout == nil {
+				stdout = res.Report
+			}
+			if err := writeStdout(env, stdout); err != nil {
 				return err
 			}
 			return exitWith(verdictCode(res.Verdict))
@@ -38,5 +51,6 @@ Prints the report on stdout; exit 1 when a finding reaches the failing severity.
 	registerRender(cmd.Flags(), &a.Render)
 	registerAnalysis(cmd, &a.Analysis)
 	cmd.Flags().StringVarP(&a.Output, "output", "o", "text", "report format: "+strings.Join(report.Formats(), ", "))
+	reports.register(cmd, "-o's report")
 	return cmd
 }

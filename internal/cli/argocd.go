@@ -50,6 +50,7 @@ func registerArgoCD(cmd *cobra.Command, o *action.ArgoCDOptions) {
 
 func newArgoCDBuildCommand(env *Env) *cobra.Command {
 	a := &action.ArgoCDBuild{}
+	var pf progressFlag
 	cmd := &cobra.Command{
 		Use:   "build [PATH...]",
 		Short: "Render every Application as Argo CD would and print the manifests, Application by Application",
@@ -58,7 +59,13 @@ before each Application's objects) or JSON (a list of {application, cluster,
 sources, objects}). Skipped sources and notices go to stderr. Exit 2, with
 nothing on stdout, when an Application does not render.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			meter, err := pf.meter(env, "argocd build")
+			if err != nil {
+				return err
+			}
+			a.ArgoCD.Progress = appDone(meter)
 			res, err := a.Run(cmd.Context(), env.action(), args)
+			finish(meter, err)
 			if res != nil {
 				notice.Write(env.Stderr, res.Notices)
 			}
@@ -73,11 +80,14 @@ nothing on stdout, when an Application does not render.`,
 	}
 	registerArgoCD(cmd, &a.ArgoCD)
 	cmd.Flags().StringVarP(&a.Output, "output", "o", "yaml", "output format: yaml or json")
+	pf.register(cmd)
 	return cmd
 }
 
 func newArgoCDAnalyzeCommand(env *Env) *cobra.Command {
 	a := &action.ArgoCDAnalyze{Color: env.IsTerminal}
+	var reports reportFlags
+	var pf progressFlag
 	cmd := &cobra.Command{
 		Use:   "analyze [PATH...]",
 		Short: "Render every Application and analyze all Applications of each cluster together",
@@ -89,7 +99,22 @@ RG0007, a cluster without routing objects RG0100 (an error when Applications
 that did not render hold routing, else an info). Prints the report on stdout;
 exit 1 when a finding reaches the failing severity.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, err := reports.targets("output", explicit(cmd, "output", a.Output))
+			if err != nil {
+				return err
+			}
+			a.Reports = targets
+			meter, err := pf.meter(env, "argocd analyze")
+			if err != nil {
+				return err
+			}
+			a.ArgoCD.Progress = appDone(meter)
 			res, err := a.Run(cmd.Context(), env.action(), args)
+			if res != nil {
+				sum := report.Summarize(res.Findings)
+				meter.Findings("", sum.Errors, sum.Warnings, sum.Infos)
+			}
+			finish(meter, err)
 			if res != nil {
 				notice.Write(env.Stderr, res.Notices)
 				fmt.Fprintf(env.Stderr, "routeguard: %s\n", res.Summary)
@@ -98,7 +123,14 @@ exit 1 when a finding reaches the failing severity.`,
 			if err != nil {
 				return fail("%v", err)
 			}
-			if err := writeStdout(env, res.Report); err != nil {
+			stdout, err := writeReports(env, res.Reports, !res.PluginFailed)
+			if err != nil {
+				return err
+			}
+			if stdout == nil {
+				stdout = res.Report
+			}
+			if err := writeStdout(env, stdout); err != nil {
 				return err
 			}
 			return exitWith(verdictCode(res.Verdict))
@@ -108,5 +140,7 @@ exit 1 when a finding reaches the failing severity.`,
 	registerAnalysis(cmd, &a.Analysis)
 	cmd.Flags().Lookup("config").Usage = "path of the .routeguard.yaml with the analysis settings (default: the repository root's)"
 	cmd.Flags().StringVarP(&a.Output, "output", "o", "text", "report format: "+strings.Join(report.Formats(), ", "))
+	reports.register(cmd, "-o's report")
+	pf.register(cmd)
 	return cmd
 }

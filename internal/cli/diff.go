@@ -12,8 +12,10 @@ import (
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/notice"
+	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/routemap"
+	"github.com/routeguard/routeguard/internal/version"
 )
 
 var diffFormats = []string{"text", "markdown", "json"}
@@ -61,6 +63,9 @@ type diffReport struct {
 	output, svg  string
 	failOnNew    analysis.FailOn
 	failOnShared bool
+	reports      reportFlags
+	progress     progressFlag
+	revs         *action.DiffOptions
 }
 
 // register binds the revision and report flags of every diff command.
@@ -75,14 +80,39 @@ func (d *diffReport) register(cmd *cobra.Command, revs *action.DiffOptions) {
 	fs.StringArrayVar(&revs.IgnorePointers, "ignore-pointer", nil, "with --diff=manifests|both, leave this JSON pointer out of the manifest diff: /metadata/labels/team, or KIND:/pointer for one kind (Deployment:/spec/replicas, Deployment.apps:/spec/replicas); repeatable")
 	fs.StringVar(&revs.CodeOwners, "codeowners", "", "syntax of the CODEOWNERS file: github or gitlab (default: the host its location and [sections] say)")
 	fs.Var(&failOnFlag{&d.failOnNew}, "fail-on-new", "exit 1 only when a finding introduced by the change reaches this severity ("+strings.Join(analysis.FailOnNames, ", ")+"); routing changes alone then exit 0")
+	d.reports.register(cmd, "the review (the findings of the head revision)")
+	d.progress.register(cmd)
+	d.revs = revs
 }
 
 // run checks the output format, compares with diff and writes the report.
-func (d *diffReport) run(env *Env, diff func() (*routediff.Result, error)) error {
+func (d *diffReport) run(cmd *cobra.Command, env *Env, diff func() (*routediff.Result, error)) error {
 	if !slices.Contains(diffFormats, d.output) {
 		return fail("--output must be %s, got %q", strings.Join(diffFormats, ", "), d.output)
 	}
+	targets, err := d.reports.targets("output", explicit(cmd, "output", d.output))
+	if err != nil {
+		return err
+	}
+	// The reports hold every finding of head, not only of the paths the
+	// change touches.
+	d.revs.AllHeadFindings = len(targets) > 0
+	meter, err := d.progress.meter(env, strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "))
+	if err != nil {
+		return err
+	}
+	if meter.On() {
+		d.revs.Progress = &diffProgress{m: meter}
+	}
 	res, err := diff()
+	if err != nil {
+		meter.Clear()
+		return fail("%v", err)
+	}
+	sum := report.Summarize(res.Intro)
+	meter.Findings("findings introduced", sum.Errors, sum.Warnings, sum.Infos)
+	meter.Finish()
+	rendered, err := report.RenderAll(targets, res.HeadFindings, report.Options{Color: env.IsTerminal, Version: version.Get().Version})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -109,7 +139,14 @@ func (d *diffReport) run(env *Env, diff func() (*routediff.Result, error)) error
 			return fail("--svg: %v", err)
 		}
 	}
-	if err := writeStdout(env, buf.Bytes()); err != nil {
+	stdout, err := writeReports(env, rendered, true)
+	if err != nil {
+		return err
+	}
+	if stdout == nil {
+		stdout = buf.Bytes()
+	}
+	if err := writeStdout(env, stdout); err != nil {
 		return err
 	}
 	return exitWith(d.exitCode(res))
@@ -161,7 +198,7 @@ diff' and 'routeguard argocd diff'.
 ` + diffLong,
 		Example: "  routeguard diff --base origin/main apps/shop\n  routeguard diff --base main --head feature -o markdown --fail-on-new error .",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return d.run(env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
 	registerRender(cmd.Flags(), &a.Render)
@@ -192,7 +229,7 @@ set anywhere in the tree can change any Kustomization below it).
 		Example: "  routeguard flux diff --base origin/main clusters/production",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return d.run(env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
 	registerFluxTree(cmd, &a.Tree)
@@ -218,7 +255,7 @@ into one route map. Both revisions are built in full.
 ` + diffLong,
 		Example: "  routeguard argocd diff --base origin/main argocd/",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return d.run(env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
 	registerArgoCD(cmd, &a.ArgoCD)

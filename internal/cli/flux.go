@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +24,8 @@ func newFluxCommand(env *Env) *cobra.Command {
 func newFluxBuildCommand(env *Env) *cobra.Command {
 	a := &action.FluxBuild{}
 	var verbose bool
+	var reports reportFlags
+	var pf progressFlag
 	cmd := &cobra.Command{
 		Use:   "build [PATH] [--all | --name NAME [--namespace NS]]",
 		Short: "Build the whole tree Flux would apply, and analyze it",
@@ -36,13 +37,32 @@ Kustomize build of spec.path and postBuild substitution with Flux's own code,
 HelmReleases with charts from this repository, from HelmRepositories and
 OCIRepositories (--fetch-charts, --chart-cache), their values and
 post-renderers. A Flux object that cannot be built is a finding; everything else
-is still built and analyzed. Prints the manifests (or, with --report, the
-analysis) on stdout and a summary on stderr.`,
+is still built and analyzed. Prints the manifests (or, with --report FORMAT,
+the analysis) on stdout and a summary on stderr; --report FORMAT=FILE writes
+reports to files from the same run.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			progress := newFluxProgress(env.Stderr, verbose || stderrIsTerminal(env))
-			a.Progress = progress.event
+			targets, err := reports.targets("", "")
+			if err != nil {
+				return err
+			}
+			a.Reports = targets
+			// -v prints a line per node (a log); else a terminal shows one
+			// progress line (internal/progress).
+			progress := newFluxProgress(env.Stderr, verbose)
+			meter, err := pf.meter(env, "flux build")
+			if err != nil {
+				return err
+			}
+			if verbose {
+				meter = nil
+			}
+			a.Progress = func(e flux.Event) {
+				progress.event(e)
+				nodeDone(meter, e)
+			}
 			res, err := a.Run(cmd.Context(), env.action(), pathArg(args))
+			meter.Clear()
 			if res != nil {
 				progress.done(res.Tree)
 				if res.Objects != nil {
@@ -59,11 +79,17 @@ analysis) on stdout and a summary on stderr.`,
 			if err != nil {
 				return fail("%v", err)
 			}
-			stdout := res.Report
-			if a.Report == "" {
-				env.Stderr.Write(res.Report)
+			env.Stderr.Write(res.Report)
+			stdout, err := writeReports(env, res.Reports, !res.PluginFailed)
+			if err != nil {
+				return err
+			}
+			if stdout == nil {
 				stdout = res.Manifests
 			}
+			sum := report.Summarize(res.Findings)
+			meter.Findings("", sum.Errors, sum.Warnings, sum.Infos)
+			meter.Finish()
 			if err := writeStdout(env, stdout); err != nil {
 				return err
 			}
@@ -77,9 +103,10 @@ analysis) on stdout and a summary on stderr.`,
 	fs.StringVar(&a.RepoRoot, "repo-root", "", "this checkout: the root of the GitRepository the cluster syncs, that spec.path is relative to (default: the git top level above PATH)")
 	registerFluxTree(cmd, &a.Tree)
 	fs.StringVarP(&a.Output, "output", "o", "yaml", "manifest output format: "+strings.Join(action.ManifestFormats, " or "))
-	fs.StringVar(&a.Report, "report", "", "print the analysis report on stdout in this format ("+strings.Join(report.Formats(), ", ")+") instead of the manifests")
+	reports.register(cmd, "the manifests")
+	pf.register(cmd)
 	fs.BoolVar(&a.Analyze, "analyze", true, "run the analysis (--analyze=false only builds)")
-	fs.BoolVarP(&verbose, "verbose", "v", false, "print each Kustomization and HelmRelease as it is built, and the files left out of the scan, on stderr (on by default when stderr is a terminal)")
+	fs.BoolVarP(&verbose, "verbose", "v", false, "print each Kustomization and HelmRelease as it is built, and the files left out of the scan, on stderr (without it a terminal shows one progress line: --progress)")
 	registerAnalysis(cmd, &a.Analysis)
 	cmd.Flags().Lookup("config").Usage = "path of the .routeguard.yaml with the analysis settings (default: PATH's directory's, else the repository root's)"
 	return cmd
@@ -97,15 +124,6 @@ func registerFluxTree(cmd *cobra.Command, t *action.FluxTree) {
 	fs.StringArrayVar(&t.Vars, "var", nil, "value of a variable only the cluster holds (a substituteFrom Secret made by an ExternalSecret or SOPS): name=value (repeatable; wins over --vars-file)")
 	fs.StringArrayVar(&t.VarsFiles, "vars-file", nil, "YAML file of name: value variables only the cluster holds, e.g. a ConfigMap's data (repeatable, later wins)")
 	fs.StringVar(&t.KubeVersion, "kube-version", "", "Kubernetes version for Helm capabilities (default: $KUBE_VERSION)")
-}
-
-func stderrIsTerminal(env *Env) bool {
-	w := env.Stderr
-	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
-	return ok && isTerminal(f)
 }
 
 // fluxProgress prints one line per finished Kustomization or HelmRelease

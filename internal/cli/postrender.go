@@ -16,6 +16,7 @@ import (
 func newPostrenderCommand(env *Env) *cobra.Command {
 	a := &action.Postrender{}
 	var logFile string
+	var reports reportFlags
 	cmd := &cobra.Command{
 		Use:   "postrender [flags] < rendered.yaml > final.yaml",
 		Short: "Helm post-renderer: substitute variables, apply traffic transforms, gate on the analysis (stdin -> stdout)",
@@ -44,6 +45,11 @@ transforms of .routeguard.yaml (or --weights) run next; then the analysis.`,
 					}
 				}()
 			}
+			targets, err := reports.targets("", "")
+			if err != nil {
+				return err
+			}
+			a.Reports = targets
 			res, err := a.Run(cmd.Context(), env.action())
 			if err != nil {
 				return fail("%v", err)
@@ -52,6 +58,9 @@ transforms of .routeguard.yaml (or --weights) run next; then the analysis.`,
 				// Findings go to stderr: stdout carries only manifests.
 				notice.Write(env.Stderr, res.Notices)
 				env.Stderr.Write(res.Report)
+				if _, err := writeReports(env, res.Reports, !res.PluginFailed); err != nil {
+					return err
+				}
 				if res.PluginFailed {
 					return exitWith(ExitError)
 				}
@@ -74,6 +83,7 @@ transforms of .routeguard.yaml (or --weights) run next; then the analysis.`,
 	fs.Int64Var(&a.MaxFileMiB, "max-file-size", manifest.DefaultMaxFileBytes>>20, "largest input to read, in MiB")
 	fs.StringVar(&logFile, "log-file", "", "also write errors and findings to this file (Helm 4 discards a post-renderer plugin's stderr)")
 	registerAnalysis(cmd, &a.Analysis)
+	reports.registerFiles(cmd)
 	fs.Lookup("config").Usage = "path of the .routeguard.yaml (default: the working directory's, else the git top level's)"
 	return cmd
 }
