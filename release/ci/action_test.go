@@ -301,6 +301,13 @@ func TestActionRuns(t *testing.T) {
 					t.Errorf("summary lacks %q:\n%s", s, r.summary)
 				}
 			}
+			// The same run printed the text report into the log.
+			if want == "1" && !strings.Contains(r.log, "examples/broken/dangling-service/app.yaml:33: error RG1101 HTTPRoute checkout/cart") {
+				t.Errorf("the log lacks the text report:\n%s", r.log)
+			}
+			if want != "2" && strings.Count(r.log, "--report text --report sarif=") != 1 {
+				t.Errorf("routeguard did not run once with the text and SARIF reports:\n%s", r.log)
+			}
 			if _, err := exec.LookPath("jq"); err == nil && want == "1" && !strings.Contains(r.summary, "| error | RG1101 | <code>examples/broken/dangling-service/app&#46;yaml&#58;") {
 				t.Errorf("summary lacks the finding's row:\n%s", r.summary)
 			}

@@ -279,5 +279,14 @@ func TestGitLabTreeDiffs(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(string(want), marker+"\n") || !strings.Contains(string(want), paths) || !strings.Contains(log, string(want)) {
 			t.Errorf("%s: exit %d, review:\n%s\nlog:\n%s", command, code, want, log)
 		}
+		// The same run wrote the head's findings for the merge request's
+		// widgets: what --report gives on stdout.
+		for file, format := range map[string]string{glCodeQuality: "gitlab", glJUnit: "junit"} {
+			got, err := os.ReadFile(filepath.Join(project, file))
+			_, report := routeguardExit(t, project, append(sub, "--base", "HEAD", "--report", format, paths)...)
+			if err != nil || string(got) != string(report) || len(got) == 0 {
+				t.Errorf("%s: %s (%v):\n%s\nwant:\n%s", command, file, err, got, report)
+			}
+		}
 	}
 }

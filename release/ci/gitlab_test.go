@@ -255,11 +255,25 @@ func TestGitLabTemplateRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := map[string]string{"version": "v" + releaseVersion, "download-url": serveRelease(t, false)}
+			// The release's routeguard records how it is run.
+			argsFile := filepath.Join(t.TempDir(), "args")
+			in := map[string]string{"version": "v" + releaseVersion, "download-url": serveWrappedRelease(t, argsProbe(argsFile))}
 			for k, v := range tt.inputs {
 				in[k] = v
 			}
 			project, code, log := gitlabRun(t, in)
+			// Once, for every report: the text one on stdout (the job log),
+			// Code Quality and JUnit into the files artifacts: reads.
+			args, _ := os.ReadFile(argsFile)
+			runs := strings.Split(strings.TrimSuffix(string(args), "\n"), "\n")
+			if len(runs) != 1 {
+				t.Errorf("the job ran routeguard %d times, want once for all reports:\n%s", len(runs), args)
+			}
+			for _, r := range []string{"--report text", "--report gitlab=" + filepath.Join(project, glCodeQuality), "--report junit=" + filepath.Join(project, glJUnit)} {
+				if !strings.Contains(runs[0], r+" ") && !strings.HasSuffix(runs[0], r) {
+					t.Errorf("routeguard ran without %s:\n%s", r, args)
+				}
+			}
 			want := tt.code
 			if tt.oracle != nil {
 				c, _ := routeguardExit(t, project, tt.oracle...)
