@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-		"strconv"
+	"strconv"
 	"strings"
 )
 
