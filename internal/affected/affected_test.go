@@ -56,18 +56,18 @@ const svc = "apiVersion: v1\nkind: Service\nmetadata: {name: %s}\nspec: {ports: 
 // (one also takes a component and a configMapGenerator file), a Helm chart
 // with a values file outside its directory, and a plain directory.
 var repo = map[string]string{
-	"bases/web/kustomization.yaml":       "resources: [svc.yaml]\n",
-	"bases/web/svc.yaml":                 strings.Replace(svc, "%s", "web", 1),
-	"components/tls/kustomization.yaml":  "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonLabels: {tls: \"on\"}\n",
-	"apps/a/kustomization.yaml":          "resources: [../../bases/web]\ncomponents: [../../components/tls]\nconfigMapGenerator: [{name: cfg, files: [../../config/a.properties]}]\n",
-	"apps/b/kustomization.yaml":          "resources: [../../bases/web]\nnamePrefix: b-\n",
-	"config/a.properties":                "x=1\n",
-	"charts/shop/Chart.yaml":             "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
-	"charts/shop/templates/svc.yaml":     "apiVersion: v1\nkind: Service\nmetadata: {name: {{ .Values.name }}}\nspec: {ports: [{port: 80}]}\n",
-	"charts/shop/values.yaml":            "name: shop\n",
-	"values/shop-prod.yaml":              "name: shop-prod\n",
-	"plain/d/svc.yaml":                   strings.Replace(svc, "%s", "d", 1),
-	"README.md":                          "docs\n",
+	"bases/web/kustomization.yaml":      "resources: [svc.yaml]\n",
+	"bases/web/svc.yaml":                strings.Replace(svc, "%s", "web", 1),
+	"components/tls/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonLabels: {tls: \"on\"}\n",
+	"apps/a/kustomization.yaml":         "resources: [../../bases/web]\ncomponents: [../../components/tls]\nconfigMapGenerator: [{name: cfg, files: [../../config/a.properties]}]\n",
+	"apps/b/kustomization.yaml":         "resources: [../../bases/web]\nnamePrefix: b-\n",
+	"config/a.properties":               "x=1\n",
+	"charts/shop/Chart.yaml":            "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
+	"charts/shop/templates/svc.yaml":    "apiVersion: v1\nkind: Service\nmetadata: {name: {{ .Values.name }}}\nspec: {ports: [{port: 80}]}\n",
+	"charts/shop/values.yaml":           "name: shop\n",
+	"values/shop-prod.yaml":             "name: shop-prod\n",
+	"plain/d/svc.yaml":                  strings.Replace(svc, "%s", "d", 1),
+	"README.md":                         "docs\n",
 }
 
 type appSpec struct {
