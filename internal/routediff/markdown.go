@@ -64,7 +64,11 @@ func (r *Result) markdownDocument() markdown.Document {
 	head.WriteString(Marker + "\n### routeguard: routing review\n\n")
 	fmt.Fprintf(&head, "**base** %s → **head** %s · paths: %s\n\n", mdCode(revString(r.Base)), mdCode(revString(r.Head)),
 		markdown.Code(printable.Cut(strings.Join(r.Paths, " "), maxPathsChars)))
-	fmt.Fprintf(&head, "**%s**\n\nrouting objects checked: %d at base, %d at head\n", markdown.Text(r.Summary()), r.RoutingObjects.Base, r.RoutingObjects.Head)
+	fmt.Fprintf(&head, "**%s**\n\n", markdown.Text(r.Summary()))
+	if r.Apps != nil {
+		fmt.Fprintf(&head, "%s · ", markdown.Text(r.Apps.String()))
+	}
+	fmt.Fprintf(&head, "routing objects checked: %d at base, %d at head\n", r.RoutingObjects.Base, r.RoutingObjects.Head)
 	notCompared := markdown.List{
 		Intro:  fmt.Sprintf("\n> ⚠️ %s part(s) could be built at neither revision and were not compared:\n", printable.Count(len(r.NotCompared))),
 		Prefix: "> - ",

@@ -68,6 +68,9 @@ type Options struct {
 	// revision at once (a Flux tree, every Argo CD Application): Paths
 	// are its starting points. Both revisions are built in full.
 	Build BuildFunc
+	// Pair, when set instead of Analyze and Build, builds both revisions
+	// at once (apps.go): what the change cannot affect is built once.
+	Pair PairFunc
 	// CodeOwners is the syntax of the head revision's CODEOWNERS file
 	// ("" the host its location and sections say; shared.go).
 	CodeOwners codeowners.Syntax
@@ -130,6 +133,8 @@ type Result struct {
 	// Reused counts the paths rendered once, without analysis: everything
 	// their render read is the same in both revisions (see reuse.go).
 	Reused int `json:"pathsNotRerendered"`
+	// Apps counts what a whole-tree review built (nil for app paths).
+	Apps *AppCounts `json:"apps,omitempty"`
 	// Shared are the changes to routing another owner's Gateway carries
 	// (shared.go).
 	Shared []sharedroutes.Item `json:"sharedRouting"`
@@ -161,8 +166,8 @@ func (r *Result) RoutingChanged() bool { return !r.Routing.Empty() }
 
 // Compare compares the two revisions.
 func Compare(ctx context.Context, opts Options) (*Result, error) {
-	if (opts.Analyze == nil) == (opts.Build == nil) {
-		return nil, errors.New("routediff: want one of Analyze and Build")
+	if n := btoi(opts.Analyze != nil) + btoi(opts.Build != nil) + btoi(opts.Pair != nil); n != 1 {
+		return nil, errors.New("routediff: want one of Analyze, Build and Pair")
 	}
 	switch opts.Review {
 	case "":
@@ -215,9 +220,12 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 		opts.Revisions(res.Base, res.Head, baseRoot, headRoot)
 	}
 	var baseOut, headOut map[string]*pipeline.Outcome
-	if opts.Build != nil {
+	switch {
+	case opts.Pair != nil:
+		baseOut, headOut, res.Apps, err = buildPair(ctx, opts, rels, baseRoot, headRoot)
+	case opts.Build != nil:
 		baseOut, headOut, err = buildBoth(ctx, opts, rels, baseRoot, headRoot, base.Name, res.Head.Name)
-	} else {
+	default:
 		baseOut, headOut, res.Reused, err = analyzeBoth(ctx, opts, rels, baseRoot, headRoot)
 	}
 	if err != nil {
@@ -260,6 +268,13 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 		res.Notices = append(res.Notices, notices...)
 	}
 	return res, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // analyzeBoth takes each path of both revisions through the pipeline,

@@ -32,6 +32,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if r.Reused > 0 {
 		fmt.Fprintf(&b, "(%d of %d paths unchanged: rendered once, not analyzed)\n", r.Reused, len(r.Paths))
 	}
+	if r.Apps != nil {
+		fmt.Fprintf(&b, "%s\n", r.Apps)
+	}
 	fmt.Fprintf(&b, "routing objects checked: %d at base, %d at head\n", r.RoutingObjects.Base, r.RoutingObjects.Head)
 	for _, s := range r.sections() {
 		if len(s.rows) == 0 {
