@@ -77,10 +77,10 @@ type appSpec struct {
 }
 
 var apps = []appSpec{
-	{ID{"Application", "argocd", "a"}, "apps/a", nil},
-	{ID{"Application", "argocd", "b"}, "apps/b", nil},
-	{ID{"Application", "argocd", "shop"}, "charts/shop", []string{"../../values/shop-prod.yaml"}},
-	{ID{"Application", "argocd", "d"}, "plain/d", nil},
+	{ID{Kind: "Application", Namespace: "argocd", Name: "a"}, "apps/a", nil},
+	{ID{Kind: "Application", Namespace: "argocd", Name: "b"}, "apps/b", nil},
+	{ID{Kind: "Application", Namespace: "argocd", Name: "shop"}, "charts/shop", []string{"../../values/shop-prod.yaml"}},
+	{ID{Kind: "Application", Namespace: "argocd", Name: "d"}, "plain/d", nil},
 }
 
 // traced renders every app of the tree at root with a trace, as the
@@ -152,7 +152,7 @@ func TestComputeFromRenderTraces(t *testing.T) {
 }
 
 func TestComputeDefinitionsAndNeeds(t *testing.T) {
-	id := func(n string) ID { return ID{"Application", "argocd", n} }
+	id := func(n string) ID { return ID{Kind: "Application", Namespace: "argocd", Name: n} }
 	tr := confine.NewTrace()
 	opaque := confine.NewTrace()
 	opaque.Opaque("Kustomize helmCharts run in a child process")

@@ -137,6 +137,25 @@ func Compute(opts Options) *Result {
 	return res
 }
 
+// Touches returns the first changed path (in path order of the
+// observations) that meets what trace t observed, and a description; ""
+// when none does. An opaque or missing trace is touched by any change
+// (its reason is returned).
+func Touches(t *confine.Trace, c *Changes) string {
+	if t == nil {
+		return "its render was not traced"
+	}
+	if r := t.OpaqueReason(); r != "" {
+		return "its render cannot be traced whole: " + r
+	}
+	for _, o := range t.Observations() {
+		if ps := touched(o, c); len(ps) > 0 {
+			return "its render " + describe(o) + " " + ps[0]
+		}
+	}
+	return ""
+}
+
 func byID(apps []App) map[ID]*App {
 	m := make(map[ID]*App, len(apps))
 	for i := range apps {

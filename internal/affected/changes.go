@@ -23,6 +23,31 @@ import (
 type Changes struct {
 	paths []string // sorted, unique
 	set   map[string]bool
+	// links: a symbolic link changed (Between)
+	links bool
+}
+
+// LinksChanged reports whether a symbolic link was added, removed or
+// retargeted (Between only): a render that resolved it read through it
+// under other names, so callers build everything.
+func (c *Changes) LinksChanged() bool { return c.links }
+
+// Add returns c with paths added.
+func (c *Changes) Add(paths []string) *Changes {
+	out := NewChanges(append(slices.Clone(c.paths), paths...))
+	out.links = c.links
+	return out
+}
+
+// Missing returns the paths of c that other lacks.
+func (c *Changes) Missing(other *Changes) []string {
+	var out []string
+	for _, p := range c.paths {
+		if !other.set[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // NewChanges makes Changes from paths (cleaned, sorted, made unique).
@@ -104,7 +129,13 @@ func Between(a, b string, maxFile int64) (*Changes, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewChanges(aliased), nil
+	out := NewChanges(aliased)
+	for _, p := range changed {
+		if strings.HasPrefix(ta.entries[p], "l") || strings.HasPrefix(tb.entries[p], "l") {
+			out.links = true
+		}
+	}
+	return out, nil
 }
 
 // tree is what Between sees of one tree: an entry per path ("f" and a

@@ -77,6 +77,13 @@ type Options struct {
 	// Progress, when set, is told of each Application once it is rendered
 	// (or not: AppResult.Status), from the goroutine that rendered it.
 	Progress func(*AppResult)
+
+	// TraceApps records what each Application's render observed of the
+	// repository in AppResult.Trace (trace.go).
+	TraceApps bool
+	// Reuse, when set, may give an Application's result instead of
+	// rendering it (trace.go).
+	Reuse ReuseFunc
 }
 
 // PluginRenderer renders the request of routeguard's plugin for one source.
@@ -121,6 +128,12 @@ type AppResult struct {
 	// it holds of routing in this repository (files, Helm values): what
 	// went unchecked.
 	RoutingFiles []string
+	// Trace is what its render observed (Options.TraceApps; nil without).
+	Trace *confine.Trace `json:"-"`
+	// Reused says the result was taken through Options.Reuse.
+	Reused bool `json:"-"`
+	// notes are the notices its render raised.
+	notes []notice.Notice
 }
 
 // AppSetResult is one ApplicationSet.
@@ -537,6 +550,24 @@ func (b *builder) renderWave(ctx context.Context, wave []*Application) []*AppRes
 
 // renderApp renders every source of app into one set.
 func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
+	if b.opts.Reuse != nil {
+		if r, ok := b.opts.Reuse(app); ok {
+			out := b.reused(app, r)
+			out.Reused = true
+			return out
+		}
+	}
+	rec := &appRecord{}
+	if b.opts.TraceApps {
+		rec.trace = confine.NewTrace()
+	}
+	res := b.renderSources(withAppRecord(ctx, rec), app)
+	res.Trace, res.notes = rec.trace, rec.notes
+	return res
+}
+
+// renderSources renders every source of app into one set.
+func (b *builder) renderSources(ctx context.Context, app *Application) *AppResult {
 	res := &AppResult{App: app, Cluster: b.clusterOf(app.Spec.Destination)}
 	sources := app.Spec.AllSources()
 	ns := app.Spec.Destination.Namespace
@@ -619,7 +650,7 @@ func (b *builder) renderApp(ctx context.Context, app *Application) *AppResult {
 	if len(dups) > 0 {
 		// One notice per Application, however many objects its sources
 		// share (two sources of one path render all of them twice).
-		b.note(notice.Warning, "Application %s: %s rendered by two of its sources: %s; Argo CD applies one of each",
+		b.appWarn(ctx, "Application %s: %s rendered by two of its sources: %s; Argo CD applies one of each",
 			app.Key(), plural(len(dups), "object is", "objects are"), strings.Join(firstN(dups, 5), ", "))
 	}
 	res.Set = set

@@ -237,12 +237,13 @@ func (b *sourceRenderer) confine(p, extra string) (string, error) {
 // out and returned, and the chart's own templates are rendered, so that its
 // routes are checked and what the dependency deploys is "cannot check".
 func (b *sourceRenderer) renderHelm(ctx context.Context, app *Application, src Source, appDir string, refs map[string]Source, multi bool, env buildEnv) (*manifest.Set, *render.MissingDependenciesError, error) {
+	b.observeValueFiles(ctx, src, appDir, refs, multi, env)
 	h, err := b.helmOptions(app, src, appDir, appDir, refs, multi, env)
 	if err != nil {
 		return nil, nil, err
 	}
 	h.SkipMissingDependencies = true
-	opts := b.baseOptions(app, appDir)
+	opts := b.baseOptions(ctx, app, appDir)
 	opts.Helm = h
 	res, err := render.Render(ctx, opts)
 	if err != nil {
@@ -281,6 +282,7 @@ func (b *sourceRenderer) renderRemoteChart(ctx context.Context, app *Application
 		return nil, skip("%s: %v", what, err)
 	}
 	defer cleanup()
+	appTrace(ctx).Opaque("a chart from the chart repository " + src.RepoURL)
 	env := newBuildEnv(app, src, b.opts.Revision)
 	h, err := b.helmOptions(app, src, dir, dir, refs, multi, env)
 	if err != nil {

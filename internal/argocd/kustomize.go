@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -35,7 +36,7 @@ import (
 // so that the rest of the app is still checked and what they deploy is
 // "cannot check".
 func (b *sourceRenderer) renderKustomize(ctx context.Context, app *Application, src Source, appDir string, env buildEnv) (*manifest.Set, []render.MissingChart, []render.RemoteRef, error) {
-	opts := b.baseOptions(app, appDir)
+	opts := b.baseOptions(ctx, app, appDir)
 	opts.SkipMissingCharts, opts.SkipRemote = true, true
 	opts.Helm.KubeVersion = b.opts.KubeVersion
 	opts.Helm.APIVersions = b.opts.APIVersions
@@ -43,6 +44,12 @@ func (b *sourceRenderer) renderKustomize(ctx context.Context, app *Application, 
 		opts.Helm.KubeVersion = cmp.Or(k.KubeVersion, opts.Helm.KubeVersion)
 		if len(k.APIVersions) > 0 {
 			opts.Helm.APIVersions = k.APIVersions
+		}
+		if k.IgnoreMissingComponents {
+			for _, c := range k.Components {
+				b.observe(ctx, confine.ObservedStat, filepath.Join(appDir, c))
+				b.observe(ctx, confine.ObservedTarget, filepath.Join(appDir, c))
+			}
 		}
 		edits, err := kustomizeEdits(k, env, b.repo, appDir)
 		if err != nil {

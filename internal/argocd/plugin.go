@@ -21,6 +21,7 @@ import (
 // substitution variables, weights and Helm options apply exactly as in
 // the sidecar. Other plugins run in Argo CD's sidecars and are skipped.
 func (b *sourceRenderer) renderPlugin(ctx context.Context, app *Application, src Source, appDir string) (*manifest.Set, error) {
+	appTrace(ctx).Opaque("a plugin source")
 	name := "routeguard"
 	switch {
 	case src.Plugin != nil && src.Plugin.Name != "":

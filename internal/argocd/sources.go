@@ -12,6 +12,7 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -98,6 +99,12 @@ func (b *sourceRenderer) renderSource(ctx context.Context, app *Application, i i
 	appDir, err := b.repo.resolve(strings.TrimPrefix(filepath.FromSlash(cleanPath(src.Path)), string(filepath.Separator)))
 	if err != nil {
 		return nil, res, fmt.Errorf("source path %q: %w", src.Path, err)
+	}
+	b.observe(ctx, confine.ObservedTarget, appDir)
+	b.observe(ctx, confine.ObservedStat, appDir)
+	b.observe(ctx, confine.ObservedListing, appDir) // the tool Argo CD discovers
+	for _, name := range []string{repoSourceFile, fmt.Sprintf(appSourceFile, app.Name)} {
+		b.observe(ctx, confine.ObservedContent, filepath.Join(appDir, name))
 	}
 	if !b.repo.cr.IsDir(appDir) {
 		field := "spec.source.path"
@@ -218,11 +225,11 @@ func (b *sourceRenderer) renderDirectory(ctx context.Context, app *Application, 
 		}
 		return out
 	}
-	opts := b.baseOptions(app, appDir)
+	opts := b.baseOptions(ctx, app, appDir)
 	// Argo CD decodes with sigs.k8s.io/yaml: a key defined twice keeps its
 	// last value, so the app renders (and syncs); say so, never fail it.
 	dup := func(k manifest.DuplicateKey) {
-		b.warnf("Application %s: %s", app.Key(), k)
+		b.appWarn(ctx, "Application %s: %s", app.Key(), k)
 	}
 	opts.Directory = render.DirectoryOptions{Recurse: d.Recurse, Include: d.Include, Exclude: d.Exclude, SkipNonManifests: true, DuplicateKey: dup,
 		Jsonnet: render.JsonnetOptions{ExtVars: conv(d.Jsonnet.ExtVars), TLAs: conv(d.Jsonnet.TLAs), Libs: d.Jsonnet.Libs}}
@@ -231,19 +238,19 @@ func (b *sourceRenderer) renderDirectory(ctx context.Context, app *Application, 
 		return nil, err
 	}
 	for _, w := range res.Warnings {
-		b.warnf("Application %s: %s", app.Key(), w)
+		b.appWarn(ctx, "Application %s: %s", app.Key(), w)
 	}
 	return res.Set, nil
 }
 
 // baseOptions are the render options every source of this repository
 // starts from.
-func (b *sourceRenderer) baseOptions(app *Application, appDir string) render.Options {
+func (b *sourceRenderer) baseOptions(ctx context.Context, app *Application, appDir string) render.Options {
 	return render.Options{Path: appDir, RepoRoot: b.repo.root, AllowNetwork: b.opts.AllowNetwork,
-		MaxFileBytes: b.opts.MaxFileBytes, Self: b.opts.Self,
+		MaxFileBytes: b.opts.MaxFileBytes, Self: b.opts.Self, Trace: appTrace(ctx),
 		// Argo CD applies the last of an object rendered twice and shows a
 		// RepeatedResourceWarning: say so, never fail the Application.
 		RepeatedObject: func(d *manifest.DuplicateError) {
-			b.warnf("Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
+			b.appWarn(ctx, "Application %s: %s is rendered twice (%s and %s); Argo CD applies the last one (RepeatedResourceWarning); keep one", app.Key(), d.Key, d.First, d.Second)
 		}}
 }

@@ -45,3 +45,18 @@ func (t *Trace) Observations() []Observation {
 	})
 	return out
 }
+
+// Record adds an observation of abs (a path inside the root dir) that a
+// caller made outside the traced reader (os.Stat of a directory, a file
+// read through another root); a path outside dir makes the trace opaque.
+func (t *Trace) Record(kind ObservationKind, dir, abs string) {
+	if t == nil {
+		return
+	}
+	rel, ok := relTo(dir, abs)
+	if !ok {
+		t.Opaque("read " + abs + ", outside the repository")
+		return
+	}
+	t.add(op(kind), rel)
+}

@@ -1,0 +1,150 @@
+package argocd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/routeguard/routeguard/internal/affected"
+	"github.com/routeguard/routeguard/internal/notice"
+	"github.com/routeguard/routeguard/internal/printable"
+)
+
+// PairOptions say how to build the two revisions of a review.
+type PairOptions struct {
+	BaseRoot, HeadRoot string
+	// Build builds the revision checked out at root, with tune applied to
+	// its Options (TraceApps, Reuse).
+	Build func(ctx context.Context, root string, tune func(*Options)) (*Result, error)
+	// Affected builds at base only the Applications the change can affect
+	// (--changed-from, --changed-files); the others take head's result.
+	Affected bool
+	// Listed are the changed paths the caller gave (--changed-files; nil:
+	// none): the paths that differ between the trees are taken too.
+	Listed *affected.Changes
+	// MaxFileBytes caps each file compared (the builds' limit).
+	MaxFileBytes int64
+}
+
+// Pair is both revisions built.
+type Pair struct {
+	Base, Head *Result
+	// Built, Unaffected and NotBuildable count the Applications (by key,
+	// over both revisions): not rendered whole at one of them; taken from
+	// head at base; the rest, rendered at each revision that has them.
+	Built, Unaffected, NotBuildable int
+	Notices                         []notice.Notice
+}
+
+// BuildPair builds both revisions: in full, at once; or, with Affected,
+// head first with a trace of every Application's render, then base,
+// rendering only the Applications whose definition or anything their
+// render observed differs (Unaffected). When the change cannot be
+// attributed (a symbolic link changed, the repository-wide settings came
+// out differently) base is built in full, with a notice saying so.
+func BuildPair(ctx context.Context, opts PairOptions) (*Pair, error) {
+	p := &Pair{}
+	if !opts.Affected {
+		var errs [2]error
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Base, errs[0] = opts.Build(ctx, opts.BaseRoot, func(*Options) {}) })
+		wg.Go(func() { p.Head, errs[1] = opts.Build(ctx, opts.HeadRoot, func(*Options) {}) })
+		wg.Wait()
+		if err := sideError(errs); err != nil {
+			return nil, err
+		}
+		p.count()
+		return p, nil
+	}
+	var err error
+	if p.Head, err = opts.Build(ctx, opts.HeadRoot, func(o *Options) { o.TraceApps = true }); err != nil {
+		return nil, fmt.Errorf("head: %w", err)
+	}
+	changes, err := affected.Between(opts.BaseRoot, opts.HeadRoot, opts.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Listed != nil {
+		if missed := changes.Missing(opts.Listed); len(missed) > 0 {
+			p.note(notice.Warning, "--changed-files does not list %d path(s) that differ between the revisions (%s): taken as changed too", len(missed), firstPaths(missed))
+		}
+		changes = changes.Add(opts.Listed.Paths())
+	}
+	reasons := &Reasons{}
+	reuse := Unaffected(p.Head, changes, reasons)
+	if changes.LinksChanged() {
+		p.note(notice.Warning, "affected-only: a symbolic link changed, and a render may have read through it under another name; every Application is built at both revisions")
+		reuse = nil
+	}
+	if p.Base, err = opts.Build(ctx, opts.BaseRoot, func(o *Options) { o.Reuse = reuse }); err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
+	if reuse != nil && !SameSettings(p.Base, p.Head) {
+		p.note(notice.Warning, "affected-only: the repoURLs taken as this repository differ between the revisions (%s at base, %s at head); every Application is built at both revisions",
+			strings.Join(p.Base.RepoURLs, " "), strings.Join(p.Head.RepoURLs, " "))
+		if p.Base, err = opts.Build(ctx, opts.BaseRoot, func(*Options) {}); err != nil {
+			return nil, fmt.Errorf("base: %w", err)
+		}
+	}
+	p.count()
+	p.note(notice.Note, "affected-only: %d path(s) differ between the revisions; %d Application(s) built at both revisions, %d unaffected (built once, at head: nothing their render read changed), %d not buildable",
+		changes.Len(), p.Built, p.Unaffected, p.NotBuildable)
+	return p, nil
+}
+
+func (p *Pair) note(level notice.Level, format string, a ...any) {
+	p.Notices = append(p.Notices, notice.Notice{Level: level, Text: fmt.Sprintf(format, a...)})
+}
+
+// count fills Built, Unaffected and NotBuildable.
+func (p *Pair) count() {
+	status := map[string]string{} // key -> "unbuildable", "reused" or "built"
+	for _, res := range []*Result{p.Head, p.Base} {
+		for _, a := range res.Apps {
+			k := a.App.Key()
+			switch {
+			case a.Status() != "rendered":
+				status[k] = "unbuildable"
+			case status[k] == "unbuildable":
+			case a.Reused:
+				status[k] = "reused"
+			case status[k] == "":
+				status[k] = "built"
+			}
+		}
+	}
+	for _, s := range status {
+		switch s {
+		case "unbuildable":
+			p.NotBuildable++
+		case "reused":
+			p.Unaffected++
+		default:
+			p.Built++
+		}
+	}
+}
+
+func sideError(errs [2]error) error {
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("%s: %w", []string{"base", "head"}[i], err)
+		}
+	}
+	return nil
+}
+
+// firstPaths names the first few paths, escaped, and how many more.
+func firstPaths(paths []string) string {
+	const n = 5
+	var parts []string
+	for i, p := range paths {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("and %d more", len(paths)-n))
+			break
+		}
+		parts = append(parts, printable.Line(printable.Cut(p, 200)))
+	}
+	return strings.Join(parts, ", ")
+}
