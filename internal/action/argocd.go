@@ -60,6 +60,9 @@ type ArgoCDOptions struct {
 	Now string
 	// Progress, when set, is told of each Application once it is rendered.
 	Progress func(*argocd.AppResult)
+
+	// tune adjusts the build's options (argocd diff: traces, reuse).
+	tune func(*argocd.Options)
 }
 
 // build runs argocd.Build for paths (none: ".").
@@ -96,7 +99,7 @@ func (o ArgoCDOptions) build(ctx context.Context, env Env, paths []string) (*arg
 	if err != nil {
 		return nil, err
 	}
-	return argocd.Build(ctx, argocd.Options{Projects: projects,
+	opts := argocd.Options{Projects: projects,
 		RepoRoot: root, Roots: paths, RepoURLs: o.RepoURLs, Clusters: clusters, ClustersKnown: len(clusters) > 0,
 		AppNamespace: o.AppNamespace, AllowNetwork: o.AllowNetwork, Charts: chartSrc,
 		KubeVersion: cmp.Or(o.KubeVersion, env.Getenv("KUBE_VERSION")), APIVersions: apiVersions,
@@ -104,7 +107,11 @@ func (o ArgoCDOptions) build(ctx context.Context, env Env, paths []string) (*arg
 		RenderPlugin: pluginRenderer,
 		MaxFileBytes: o.MaxFileMiB << 20,
 		Progress:     o.Progress,
-	})
+	}
+	if o.tune != nil {
+		o.tune(&opts)
+	}
+	return argocd.Build(ctx, opts)
 }
 
 // ClusterOutcome is the analysis of one destination cluster.

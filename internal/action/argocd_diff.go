@@ -3,7 +3,6 @@ package action
 import (
 	"cmp"
 	"context"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -16,12 +15,14 @@ import (
 )
 
 // ArgoCDDiff compares the routing of every Application at two revisions
-// (routeguard argocd diff): each revision is built in full and analyzed as
-// argocd analyze does.
+// (routeguard argocd diff): each revision is built (in full, or at base
+// only what the change can affect: Changed) and analyzed as argocd
+// analyze does.
 type ArgoCDDiff struct {
 	DiffOptions
 	ArgoCD   ArgoCDOptions
 	Analysis AnalysisOptions
+	Changed  ChangedOptions
 }
 
 // Run compares the Applications found from paths (none: the working
@@ -30,28 +31,22 @@ func (a *ArgoCDDiff) Run(ctx context.Context, env Env, paths []string) (*routedi
 	if a.ArgoCD.Now == "" { // one time for both revisions
 		a.ArgoCD.Now = time.Now().UTC().Format(time.RFC3339)
 	}
+	pair, err := a.Changed.pairOptions(env, &a.DiffOptions)
+	if err != nil {
+		return nil, err
+	}
 	var ignore appIgnores
 	return a.compare(ctx, env, paths, routediff.Options{ConfigFile: a.Analysis.ConfigFile,
-		Build: func(ctx context.Context, root string, rels []string) (*pipeline.Outcome, error) {
-			return a.build(ctx, env, root, rels, &ignore)
+		Pair: func(ctx context.Context, baseRoot, headRoot string, rels []string) (*pipeline.Outcome, *pipeline.Outcome, *routediff.AppCounts, error) {
+			return a.pair(ctx, env, pair, baseRoot, headRoot, rels, &ignore)
 		},
 		Manifests: routediff.ManifestOptions{Ignore: ignore.of}})
 }
 
-// build builds and analyzes every Application from rels in the revision
-// checked out at root, as one outcome (all clusters).
-func (a *ArgoCDDiff) build(ctx context.Context, env Env, root string, rels []string, ignore *appIgnores) (*pipeline.Outcome, error) {
+// outcome analyzes every Application built from the revision checked out
+// at root, as one outcome (all clusters).
+func (a *ArgoCDDiff) outcome(ctx context.Context, env Env, root string, res *argocd.Result, ignore *appIgnores) (*pipeline.Outcome, error) {
 	o := a.ArgoCD
-	o.RepoRoot = root
-	o.Progress = func(app *argocd.AppResult) { a.done(root, "Application", app.App.Key(), app.Status()) }
-	paths := make([]string, len(rels))
-	for i, r := range rels {
-		paths[i] = filepath.Join(root, filepath.FromSlash(r))
-	}
-	res, err := o.build(ctx, env, paths)
-	if err != nil {
-		return nil, err
-	}
 	an := a.Analysis
 	an.FailOn = analysis.FailOnUnset // the diff fails on introduced findings (--fail-on-new)
 	outcomes, err := o.analyze(ctx, env, res, an)

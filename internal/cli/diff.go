@@ -250,7 +250,14 @@ revisions as 'routeguard argocd analyze' does, analyzes each cluster, and
 compares them as 'routeguard diff' compares apps: route entries,
 attachments, listeners, TLS hosts, ReferenceGrants, findings introduced and
 fixed, other objects by kind. The objects of all destination clusters go
-into one route map. Both revisions are built in full.
+into one route map. Both revisions are built in full, unless
+--changed-from or --changed-files: then head is built with a trace of
+what each Application's render reads (Kustomize bases and components,
+Helm charts and values files in Git, $ref sources, generators' files),
+and base renders only the Applications whose definition, or anything
+their render read, differs; the others take head's objects (the review is
+the same, cluster analysis runs at both revisions). The header counts the
+Applications built, unaffected and not buildable.
 
 ` + diffLong,
 		Example: "  routeguard argocd diff --base origin/main argocd/",
@@ -263,5 +270,8 @@ into one route map. Both revisions are built in full.
 	_ = cmd.Flags().MarkHidden("repo-root")
 	_ = cmd.Flags().MarkHidden("fail-on")
 	d.register(cmd, &a.DiffOptions)
+	fs := cmd.Flags()
+	fs.StringVar(&a.Changed.From, "changed-from", "", "build at base only what the change since REF can affect (REF is the base: --base defaults to it); the review is the same as a full one")
+	fs.StringVar(&a.Changed.Files, "changed-files", "", "build at base only what the changed paths listed in FILE (- for stdin; one path per line from the repository root, as git diff --name-only prints them) can affect; paths that differ between the revisions and are not listed are taken too")
 	return cmd
 }
