@@ -88,7 +88,7 @@ func BuildPair(ctx context.Context, opts PairOptions) (*Pair, error) {
 		}
 	}
 	p.count()
-	p.note(notice.Note, "affected-only: %d path(s) differ between the revisions; %d Application(s) built at both revisions, %d unaffected (built once, at head: nothing their render read changed), %d not buildable",
+	p.note(notice.Note, "affected-only: %d changed path(s); %d Application(s) built at both revisions, %d unaffected (built once, at head: nothing their render read changed), %d not buildable",
 		changes.Len(), p.Built, p.Unaffected, p.NotBuildable)
 	return p, nil
 }
