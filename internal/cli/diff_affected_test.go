@@ -60,7 +60,8 @@ func stderrWithoutAffectedNote(s string) string {
 
 // For every pair of commits of a generated history, in both directions,
 // the affected-only review is the full review: the same JSON and text
-// (but for the counts), the same notices and exit code; and it built at
+// (but for the counts; the JSON with the manifest diff), the same notices
+// and exit code; and it built at
 // both revisions fewer Applications whenever the change left some alone.
 func TestArgoCDDiffAffectedOnlyEqualsFull(t *testing.T) {
 	dir, commits := affectedHistory(t, 7, 323)
@@ -81,7 +82,13 @@ func TestArgoCDDiffAffectedOnlyEqualsFull(t *testing.T) {
 				continue
 			}
 			for _, format := range []string{"json", "text"} {
+				// JSON with the manifest diff too (--diff=both: every
+				// changed object of every Application, unaffected ones
+				// included, must come out the same).
 				args := append(append([]string{}, common...), "--head", to.Hash, "-o", format)
+				if format == "json" {
+					args = append(args, "--diff", "both")
+				}
 				fullOut, fullErr, fullCode := runIn(t, dir, append(args, "--base", from.Hash, root)...)
 				affOut, affErr, affCode := runIn(t, dir, append(args, "--changed-from", from.Hash, root)...)
 				name := from.What + " → " + to.What
