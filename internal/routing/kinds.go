@@ -195,8 +195,18 @@ func UncheckedIn(set *manifest.Set) string {
 }
 
 // mentionPattern matches a line "kind: <routing kind>" of a manifest or a
-// Helm template (which is not YAML until rendered).
-var mentionPattern = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Ingress|HTTPRoute|GRPCRoute|TLSRoute|TCPRoute|UDPRoute|Gateway|ListenerSet|XListenerSet|VirtualService|DestinationRule|ServiceEntry)["']?\s*$`)
+// Helm template (which is not YAML until rendered), for every checked kind.
+var mentionPattern = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(` + kindAlternatives(Checked) + `)["']?\s*$`)
+
+// kindAlternatives is the kind names of gks as a regular expression's
+// alternatives ("Ingress|HTTPRoute|...").
+func kindAlternatives(gks []manifest.GroupKind) string {
+	names := KindNames(gks)
+	for i, n := range names {
+		names[i] = regexp.QuoteMeta(n)
+	}
+	return strings.Join(names, "|")
+}
 
 // Mentioned reports whether text declares an object of a routing kind (a
 // template or manifest read as text, to say what an unbuilt part holds).

@@ -29,6 +29,24 @@ func TestCheckedKinds(t *testing.T) {
 	}
 }
 
+// Mentioned reads the same list: a template declaring any checked kind
+// (BackendTLSPolicy too) holds routing, one declaring another kind, or a
+// name that only contains a checked kind's, does not.
+func TestMentioned(t *testing.T) {
+	for _, gk := range Checked {
+		for _, line := range []string{"kind: " + gk.Kind, "  kind: \"" + gk.Kind + "\"", "kind: '" + gk.Kind + "'  "} {
+			if !Mentioned([]byte("apiVersion: x/v1\n" + line + "\nmetadata: {name: a}\n")) {
+				t.Errorf("%q is not taken for a mention of %s", line, gk.Kind)
+			}
+		}
+	}
+	for _, line := range []string{"kind: IngressRoute", "kind: Route", "kind: ConfigMap", "kind: HTTPRouteList", "kind: MyGateway", "# kind: HTTPRoute", "name: HTTPRoute"} {
+		if Mentioned([]byte(line + "\n")) {
+			t.Errorf("%q is taken for a mention of a routing kind", line)
+		}
+	}
+}
+
 func TestUncheckedIn(t *testing.T) {
 	set := manifest.NewSet()
 	for _, doc := range []string{
