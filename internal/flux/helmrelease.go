@@ -199,7 +199,7 @@ func (b *nodeRender) unreadValues(n *Node, where, kind string, key nsName, why s
 	n.clusterSources = append(n.clusterSources, &clusterSource{Kind: kind, Key: key, Why: why, values: true})
 	if why == "not in the repository" {
 		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
-			Message: fmt.Sprintf("%s: %s %s is neither among the objects the tree applies nor made by one routeguard knows (ExternalSecret, SealedSecret, OnePasswordItem, SOPS); routeguard renders the chart without its values; if nothing creates it, helm-controller fails; fix the name, or mark it optional: true", where, kind, key)})
+			Message: analysis.Message(analysis.CodeClusterOnlySource, where, kind, key.String(), "the chart is rendered without its values; if nothing creates it, helm-controller fails")})
 	}
 	return kind + " " + key.String()
 }

@@ -182,14 +182,14 @@ func (b *builder) result() *Result {
 		}
 		for _, d := range n.duplicates {
 			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
-				Message: fmt.Sprintf("%s is applied, differently, by %s and by %s; the last to reconcile wins, so it flips between the two, and when the one that applied it last (its owner labels) stops applying it, kustomize-controller prunes it until the other reconciles again; keep it in one of them", d.object, d.first.describe(), n.describe())}
+				Message: fmt.Sprintf("%s is applied, differently, by %s and by %s: the last to reconcile wins, so it flips between the two", d.object, d.first.describe(), n.describe())}
 			if first := d.first.objectByKey(d.object.Key()); first != nil && sameButMetadata(first.Body, d.object.Body) {
 				// The same object from a shared component (an app-template
 				// OCIRepository per app Kustomization, labelled by each
 				// app's commonMetadata): nothing competes; only the one
 				// that applied it last prunes it.
 				f.Severity = analysis.SeverityInfo
-				f.Message = fmt.Sprintf("%s is applied, identically but for labels or annotations, by %s and by %s (a shared component); nothing competes, but when the one that applied it last stops applying it (pruned), it is gone until the other reconciles again", d.object, d.first.describe(), n.describe())
+				f.Message = fmt.Sprintf("%s is applied, identically but for labels or annotations, by %s and by %s (a shared component): nothing competes, but each prunes it when it stops applying it", d.object, d.first.describe(), n.describe())
 			}
 			r.Findings = append(r.Findings, f)
 		}

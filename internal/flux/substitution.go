@@ -129,8 +129,8 @@ func (b *nodeRender) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kus
 		}
 		unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: whyNotInRepo})
 		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
-			Message: fmt.Sprintf("%s: %s %s is neither among the objects the tree applies nor made by one routeguard knows (ExternalSecret, SealedSecret, OnePasswordItem, SOPS); routeguard takes it as created in the cluster and substitutes --var values or placeholders (%s<name>) for its variables; if nothing creates it, kustomize-controller fails; fix the name, or mark it optional: true",
-				where, ref.Kind, key, PlaceholderPrefix)})
+			Message: analysis.Message(analysis.CodeClusterOnlySource, where, ref.Kind, key.String(),
+				"taken as created in the cluster: its variables get --var values or placeholders ("+PlaceholderPrefix+"<name>); if nothing creates it, kustomize-controller fails")})
 	}
 	values := maps.Clone(b.opts.Vars)
 	if values == nil {

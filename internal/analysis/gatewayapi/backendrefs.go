@@ -90,7 +90,7 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 		// group is "", and other implementations reject it. The Service is
 		// still checked.
 		c.Reportf(r, analysis.CodeRefKindUnknown,
-			"backendRef to Service %s says group \"core\": the Gateway API's core group is \"\" (Kong accepts \"core\"; other implementations reject the reference as InvalidKind and %s); leave group out or write group: \"\"",
+			"backendRef to Service %s says group \"core\": the core group is \"\" (Kong accepts \"core\", other implementations reject it as InvalidKind and %s); write group: \"\"",
 			analysis.QualifiedName(ns, name), failure(r.Kind))
 		group = ""
 	}

@@ -78,9 +78,7 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 		}
 		if !slices.Contains(coreProtocols, l.protocol) {
 			if l.protocol != "" && !strings.Contains(l.protocol, "/") && !slices.Contains(extraProtocols, l.protocol) {
-				c.Reportf(o, analysis.CodeListenerProtocol,
-					"listener %q has protocol %q, which is not one of %s, not domain-prefixed (example.com/PROTOCOL) and not one routeguard knows an implementation to support; the listener is not accepted (UnsupportedProtocol); use a supported protocol",
-					l.name, l.protocol, strings.Join(coreProtocols, ", "))
+				c.ReportCode(o, analysis.CodeListenerProtocol, l.name, l.protocol, strings.Join(coreProtocols, ", "))
 			}
 			continue // kinds and TLS depend on the implementation
 		}
@@ -93,7 +91,7 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 		case !terminates || len(l.certRefs) > 0 || len(field.Map(l.raw, "tls", "options")) > 0:
 		case l.hasTLS:
 			c.Reportf(o, analysis.CodeListenerNoCert,
-				"listener %q (%s, TLS mode %s) has no tls.certificateRefs (nor tls.options through which an implementation takes its certificates), so it cannot terminate TLS; add a certificateRef to a Secret, or use mode Passthrough with a TLS listener",
+				"listener %q (%s, TLS mode %s) has no tls.certificateRefs (nor tls.options, through which an implementation takes its certificates): it cannot terminate TLS",
 				l.name, l.protocol, l.tlsMode)
 		case o.Annotations()[gkeCertMap] != "":
 			// GKE's Gateways take their certificates from a Certificate Manager map.
@@ -102,7 +100,7 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 			// 1.6): some implementations serve a default certificate
 			// (Kong), others mark the listener invalid (Istio, Envoy Gateway).
 			c.Report(analysis.Finding{Code: analysis.CodeListenerNoCert, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: o.Source,
-				Message: fmt.Sprintf("listener %q (HTTPS) has no tls: most implementations (Istio, Envoy Gateway, NGINX Gateway Fabric) do not serve it without tls.certificateRefs; it works only where the implementation supplies a certificate of its own (Kong's default certificate, GKE's %s annotation); add a certificateRef to a Secret", l.name, gkeCertMap)})
+				Message: fmt.Sprintf("listener %q (HTTPS) has no tls: served only where the implementation has a certificate of its own (Kong's default certificate, GKE's %s annotation)", l.name, gkeCertMap)})
 		}
 		where := fmt.Sprintf("listener %q certificateRef", l.name)
 		for _, ref := range l.certRefs {
@@ -164,7 +162,7 @@ func checkCollisions(c *analysis.Context, gw *manifest.Object) {
 					a.name, b.name, what)
 			} else {
 				c.Reportf(b.owner, analysis.CodeListenerConflict,
-					"listener %q uses %s, as listener %q of %s does, which takes precedence (Gateway %s's own listeners first, then its ListenerSets oldest first); this one is not accepted (Conflicted); give it a distinct hostname or port",
+					"listener %q uses %s, as listener %q of %s does, which takes precedence in Gateway %s: this one is not accepted (Conflicted)",
 					b.name, what, a.name, ownerName(c, a.owner), gwName)
 			}
 			break // one finding per listener

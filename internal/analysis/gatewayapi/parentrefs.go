@@ -41,8 +41,8 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 			// spec.defaultScope All, usually the platform's, elsewhere.
 			if !rendersDefaultGateway(c) {
 				c.Reportf(r, analysis.CodeUnresolvedOutside,
-					"%s attaches to the cluster's default Gateways (spec.useDefaultGateways: All), and this app renders no Gateway with spec.defaultScope: All, so where it attaches cannot be checked; render the platform's Gateways as a context path, or suppress %s for this object",
-					r.Kind, analysis.CodeUnresolvedOutside)
+					"%s attaches to the cluster's default Gateways (spec.useDefaultGateways: All), and this app renders no Gateway with spec.defaultScope: All: where it attaches cannot be checked",
+					r.Kind)
 			}
 			continue
 		}

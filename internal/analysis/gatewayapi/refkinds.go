@@ -109,7 +109,7 @@ func checkRefKind(c *analysis.Context, o *manifest.Object, what string, f refFie
 			what, groupKindString(gk), target.Name, f.accepted(), consequence)
 	case kindUnknown:
 		c.Reportf(o, analysis.CodeRefKindUnknown,
-			"%s names %s %s, a kind routeguard does not know and no CustomResourceDefinition in this app or its context paths defines; unless the Gateway implementation supports it, the reference is invalid (InvalidKind) and %s; check group and kind, or add the path that renders the CRD to contextPaths",
+			"%s names %s %s, a kind routeguard does not know and no CRD in this app or its context paths defines; unless the implementation supports it, it is invalid (InvalidKind) and %s",
 			what, groupKindString(gk), target.Name, consequence)
 	}
 	return v

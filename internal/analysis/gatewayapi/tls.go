@@ -110,9 +110,7 @@ func checkTLSRef(c *analysis.Context, o *manifest.Object, where string, f refFie
 				"%s names %s, but %s; the reference is invalid and %s; fix its data", where, key, p, consequence)
 		}
 	case missingTLSObject(c, o, key):
-		c.Reportf(o, analysis.CodeTLSRefNotFound,
-			"%s names %s, which this app does not render although it renders %ss in namespace %q, and nothing it renders creates it (cert-manager Certificate, ExternalSecret, SealedSecret, ...); unless another app or tool creates it, %s; fix the name, or suppress %s for this object if it is created elsewhere",
-			where, key, key.Kind, key.Namespace, consequence, analysis.CodeTLSRefNotFound)
+		c.ReportCode(o, analysis.CodeTLSRefNotFound, where, key.String(), key.Kind, key.Namespace, consequence)
 	}
 }
 

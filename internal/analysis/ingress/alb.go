@@ -38,7 +38,7 @@ func checkALBAction(c *analysis.Context, ing *manifest.Object, where, action str
 	}
 	if !ok {
 		c.Reportf(ing, analysis.CodeIngressALBAction,
-			"%s uses port.name %s, so service.name %q names an AWS Load Balancer Controller action, but the annotation %s is missing; the controller cannot build the rule; add the annotation, or name a Service and its port",
+			"%s uses port.name %s, so service.name %q names an AWS Load Balancer Controller action, but the annotation %s is missing: the controller cannot build the rule",
 			where, albUseAnnotation, action, key)
 		return
 	}

@@ -36,9 +36,7 @@ func (Class) Analyze(ctx context.Context, c *analysis.Context) error {
 				classAnnotation, annot, annot)
 		}
 		if field.String(ing.Body, "spec", "ingressClassName") == "" && !hasAnnot && defaultClass(c) == "" {
-			c.Reportf(ing, analysis.CodeIngressNoClass,
-				"no spec.ingressClassName, and no IngressClass in this app (or its context paths) is marked %s: \"true\"; unless the cluster has a default class no controller serves this Ingress; set spec.ingressClassName",
-				defaultClassAnnotation)
+			c.ReportCode(ing, analysis.CodeIngressNoClass, defaultClassAnnotation)
 		}
 	}
 	return nil

@@ -185,9 +185,8 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 	if sel, ok := f.gatewaySelectorElsewhere(m, origin.Type); ok {
 		fd.Code = analysis.CodeUnresolvedOutside
 		fd.Severity = analysis.SeverityWarning
-		fd.Message = fmt.Sprintf("selector %s matches no gateway workload this app renders, and it renders none (the gateway Deployment comes from Istio's gateway chart or install, "+
-			"elsewhere), so it cannot be checked (Istio reports it as %s); add the path that renders the gateway to contextPaths in .routeguard.yaml, or suppress %s for this object",
-			sel, m.Type.Code(), analysis.CodeUnresolvedOutside)
+		fd.Message = fmt.Sprintf("selector %s matches no gateway workload this app renders, and it renders none (Istio's gateway chart or install makes it elsewhere): it cannot be checked (Istio reports it as %s)",
+			sel, m.Type.Code())
 	}
 	if gw, gns, ok := f.outsideGateway(m, ns); ok {
 		if m.Type.Code() != msg.ReferencedResourceNotFound.Code() {
@@ -195,15 +194,13 @@ func (f *filter) finding(m diag.Message) (analysis.Finding, bool) {
 		}
 		fd.Code = analysis.CodeUnresolvedOutside
 		fd.Severity = analysis.SeverityWarning
-		fd.Message = fmt.Sprintf("gateway %s is in namespace %q, where this app renders no Istio Gateway, so it cannot be checked "+
-			"(Istio reports it as %s); add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",
-			gw, gns, m.Type.Code(), analysis.CodeUnresolvedOutside)
+		fd.Message = fmt.Sprintf("gateway %s is in namespace %q, where this app renders no Istio Gateway: it cannot be checked (Istio reports it as %s)",
+			gw, gns, m.Type.Code())
 	} else if host, ok := f.outsideHost(m, ns); ok {
 		fd.Code = analysis.CodeUnresolvedOutside
 		fd.Severity = analysis.SeverityWarning
-		fd.Message = fmt.Sprintf("%s %s is in namespace %q, which this app does not render, so it cannot be checked "+
-			"(Istio reports it as %s); add the path that renders it to contextPaths in .routeguard.yaml, or suppress %s for this object",
-			m.Parameters[0], host, hostNamespaceOf(host, ns), m.Type.Code(), analysis.CodeUnresolvedOutside)
+		fd.Message = fmt.Sprintf("%s %s is in namespace %q, which this app does not render: it cannot be checked (Istio reports it as %s)",
+			m.Parameters[0], host, hostNamespaceOf(host, ns), m.Type.Code())
 	}
 	fd.Object = analysis.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: objectNamespace(o, ns), Name: o.Name}
 	if origin.Type.Kind == "Namespace" || ns == "" {

@@ -51,7 +51,7 @@ func (CRDOrdering) Analyze(ctx context.Context, c *analysis.Context) error {
 			switch {
 			case p < crdPhase:
 				c.Reportf(cr, analysis.CodeCRDAfterResource,
-					"this %s runs as a %s hook, before its CustomResourceDefinition %s is applied (phase %s), so the first sync fails: the kind is unknown; make the CRD a hook of the same or an earlier phase, or this object a normal resource",
+					"this %s runs as a %s hook, before its CustomResourceDefinition %s is applied (phase %s), so the first sync fails: the kind is unknown",
 					kind, phaseNames[p], crd.Name, phaseNames[crdPhase])
 			case p == crdPhase && wave(cr) < crdWave:
 				c.Reportf(cr, analysis.CodeCRDAfterResource,

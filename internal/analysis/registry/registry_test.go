@@ -143,6 +143,9 @@ func TestEveryFixtureThroughEveryAnalyzer(t *testing.T) {
 			if fd.Message == "" || fd.Source.File != f || fd.Source.Line == 0 || fd.Analyzer == "" {
 				t.Errorf("%s: finding %s %s lacks message, file:line or analyzer: %+v", f, fd.Code, fd.Object, fd)
 			}
+			if strings.Contains(fd.Message, "%!") {
+				t.Errorf("%s: finding %s %s: its message template got the wrong arguments: %s", f, fd.Code, fd.Object, fd.Message)
+			}
 		}
 	}
 }

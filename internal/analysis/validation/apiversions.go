@@ -104,7 +104,7 @@ func checkCustomVersion(c *analysis.Context, cat *apiserver.Catalog, o *manifest
 		}
 		if i > 0 && cands[0].Channel == "standard" {
 			c.Report(analysis.Finding{Code: analysis.CodeExperimentalChannel, Object: c.Ref(o), Source: at,
-				Message: fmt.Sprintf("%s %s is served only by the experimental channel's CRD (%s), not the standard channel's, which serves %s; if the cluster runs the standard channel of Gateway API, the sync fails; set the Gateway API channel to make this an error or silence it",
+				Message: fmt.Sprintf("%s %s is served only by the experimental channel's CRD (%s), not the standard channel's, which serves %s: a cluster on the standard channel fails the sync",
 					o.APIVersion, o.Kind, cand.Origin, versions(cands[0].CRD))})
 		}
 		if v.Deprecated {
@@ -123,8 +123,8 @@ func checkCustomVersion(c *analysis.Context, cat *apiserver.Catalog, o *manifest
 		// Flux and Argo CD drop API versions across releases; the cluster
 		// may run an older one that still serves this version.
 		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
-			Message: fmt.Sprintf("%s %s may not be served: the %s serves %s, so a cluster running that release fails the sync with \"no matches for kind %s in version %s\"; move to %s, or pass the cluster's CRDs with --crd-dir to make this certain",
-				o.APIVersion, o.Kind, cands[0].Origin, versions(cands[0].CRD), o.Kind, o.APIVersion, versions(cands[0].CRD))})
+			Message: fmt.Sprintf("%s %s may not be served: the %s serves %s; a cluster running that release fails the sync (\"no matches for kind %s in version %s\")",
+				o.APIVersion, o.Kind, cands[0].Origin, versions(cands[0].CRD), o.Kind, o.APIVersion)})
 		return
 	}
 	c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,

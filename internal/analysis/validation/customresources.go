@@ -68,7 +68,7 @@ func reportNoSchema(c *analysis.Context, cat *apiserver.Catalog, objs []*manifes
 			more = fmt.Sprintf(" (said once for the %d objects of this kind)", n)
 		}
 		c.Reportf(o, analysis.CodeNoSchema,
-			"no CustomResourceDefinition for %s %s is rendered, in --crd-dir or bundled, so routeguard cannot check what the API server rejects%s; pass the cluster's CRDs with --crd-dir or render the CRD in a context path",
+			"no CustomResourceDefinition for %s %s is rendered, in --crd-dir or bundled: what the API server rejects cannot be checked%s",
 			o.Group(), o.Kind, more)
 	}
 	return known
@@ -191,8 +191,7 @@ func reportExperimentalOnly(c *analysis.Context, o *manifest.Object, std, exp *a
 			continue
 		}
 		c.Report(analysis.Finding{Code: analysis.CodeExperimentalChannel, Object: c.Ref(o), Source: o.FieldSource(v.Field),
-			Message: fmt.Sprintf("%s: the standard channel's CRD rejects this (%s), the experimental channel's accepts it; "+
-				"if the cluster runs the standard channel of Gateway API, the sync fails; set the Gateway API channel to make this an error or silence it",
+			Message: fmt.Sprintf("%s: the standard channel's CRD rejects this (%s), the experimental channel's accepts it: a cluster on the standard channel fails the sync",
 				fieldOrObject(v.Field), v.Message)})
 	}
 }

@@ -239,13 +239,12 @@ func (c *Checker) checkCreatedNamespace(r *Report, app App, p *Project) {
 	refusal := fmt.Sprintf("resource :Namespace is not permitted in project %s", p.Name)
 	if app.ManagedNamespace {
 		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectResource, Object: ref, Source: src, App: app.Key,
-			Message: fmt.Sprintf("Argo CD will refuse the sync: %q: CreateNamespace=true with managedNamespaceMetadata makes Argo CD apply Namespace %s on every sync, and %s (AppProject %s, %s); add {group: \"\", kind: Namespace, name: %s} to the project's clusterResourceWhitelist",
-				refusal, ns, v.Why, p.Name, p.Where(v.Rule), ns)})
+			Message: fmt.Sprintf("Argo CD refuses the sync: %q: CreateNamespace=true with managedNamespaceMetadata applies Namespace %s on every sync, and %s (AppProject %s, %s)",
+				refusal, ns, v.Why, p.Name, p.Where(v.Rule))})
 		return
 	}
 	r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespaceCreate, Object: ref, Source: src, App: app.Key,
-		Message: fmt.Sprintf("while Namespace %s does not exist, Argo CD will refuse the sync: %q: CreateNamespace=true makes Argo CD create it, and %s (AppProject %s, %s); add {group: \"\", kind: Namespace, name: %s} to the project's clusterResourceWhitelist, or create the namespace another way",
-			ns, refusal, v.Why, p.Name, p.Where(v.Rule), ns)})
+		Message: analysis.Message(analysis.CodeProjectNamespaceCreate, ns, refusal, v.Why, p.Name, p.Where(v.Rule))})
 }
 
 func kindRefused(app App, p *Project, o *manifest.Object, v Verdict, namespaced bool, scope string) analysis.Finding {
