@@ -10,9 +10,13 @@ import (
 
 // Metadata describes an analyzer.
 type Metadata struct {
-	Name        string               // "<pkg>.<Type>", e.g. "gatewayapi.BackendRefs"
-	Description string               // one sentence: what it checks
-	Inputs      []manifest.GroupKind // the kinds it reads
+	Name        string // "<pkg>.<Type>", e.g. "gatewayapi.BackendRefs"
+	Description string // one sentence: what it checks
+	// Doc says in full what it checks, which codes it reports and what it
+	// assumes: its row in docs/analysis.md's table of analyzers
+	// (internal/docgen).
+	Doc    string
+	Inputs []manifest.GroupKind // the kinds it reads
 }
 
 // Analyzer checks a rendered set and reports findings through the Context.

@@ -9,7 +9,10 @@ type Code struct {
 	Severity    Severity // default severity
 	Title       string   // short name
 	Description string   // what the finding means and how to fix it
-	Retired     bool
+	// Message is the template of its findings' messages (zero: each site
+	// writes its own, see templates.go).
+	Message Template
+	Retired bool
 }
 
 // Catalog codes. RG0xxx general, RG1xxx Gateway API, RG2xxx Ingress,
@@ -135,7 +138,8 @@ var catalog = []Code{
 	{ID: CodeNotBuilt, Severity: SeverityInfo, Title: "Flux object not built",
 		Description: "routeguard could not build this Kustomization or HelmRelease here (its source is another repository, an OCI artifact or a bucket, or a chart that is neither cached nor fetched: no --fetch-charts, or the fetch failed); references into what it would create are reported as RG0001, not as errors. An info; a warning when it is a HelmRelease whose chart was not fetched and it holds routing (routing values such as app-template's route or ingress, templates of a chart in this checkout), which is then not checked. Map the source to a directory with --source, pass --fetch-charts, or warm the chart cache (--chart-cache)."},
 	{ID: CodeClusterOnlySource, Severity: SeverityWarning, Title: "substituteFrom/valuesFrom source not in the repository",
-		Description: "A required ConfigMap or Secret for postBuild substitution or Helm values is neither among the built objects nor made by an object routeguard knows (ExternalSecret, SealedSecret, SOPS); routeguard takes it as created in the cluster and uses placeholders (or --var values) for its variables. If it is not created out of band, Flux fails; fix the name or mark it optional: true."},
+		Description: "A required ConfigMap or Secret for postBuild substitution or Helm values is neither among the built objects nor made by an object routeguard knows (ExternalSecret, SealedSecret, SOPS); routeguard takes it as created in the cluster and uses placeholders (or --var values) for its variables. If it is not created out of band, Flux fails; fix the name or mark it optional: true.",
+		Message:     Template{"%s: %s %s is neither among the objects the tree applies nor made by one routeguard knows (ExternalSecret, SealedSecret, OnePasswordItem, SOPS); %s", text("field", "kind", "name", "what routeguard does instead")}},
 	{ID: CodeResourceSetFailed, Severity: SeverityError, Title: "flux-operator ResourceSet does not render",
 		Description: "flux-operator would fail to render this ResourceSet (a template that does not parse or uses a missing input, objects that do not decode, a resource defined in two steps); nothing it generates is applied or checked. The message names the reason; fix it. Inputs only the cluster has (ResourceSetInputProviders other than Static) are not a failure: what they generate is \"cannot check\"."},
 
@@ -153,7 +157,8 @@ var catalog = []Code{
 	{ID: CodeProjectAppNamespace, Severity: SeverityError, Title: "Application's namespace may not use its project",
 		Description: "The Application lives outside Argo CD's own namespace and its AppProject's sourceNamespaces do not match that namespace, so Argo CD refuses to use the project for it (\"application ... in namespace ... is not permitted to use project ...\"). Add the namespace to sourceNamespaces, or move the Application into Argo CD's namespace (--app-namespace)."},
 	{ID: CodeProjectNamespaceCreate, Severity: SeverityWarning, Title: "created namespace not permitted in the Application's project",
-		Description: "The Application has CreateNamespace=true and its AppProject's clusterResourceWhitelist does not permit that Namespace: while the namespace does not exist (the first sync, a new cluster) Argo CD refuses the sync (\"resource :Namespace is not permitted in project ...\"). A warning, because an existing namespace is not created again. Permit the Namespace (by name, in Argo CD 3.x) or create it another way."},
+		Description: "The Application has CreateNamespace=true and its AppProject's clusterResourceWhitelist does not permit that Namespace: while the namespace does not exist (the first sync, a new cluster) Argo CD refuses the sync (\"resource :Namespace is not permitted in project ...\"). A warning, because an existing namespace is not created again. Permit the Namespace (by name, in Argo CD 3.x) or create it another way.",
+		Message:     Template{"while Namespace %s does not exist, Argo CD refuses the sync: %q: CreateNamespace=true makes Argo CD create it, and %s (AppProject %s, %s)", text("namespace", "refusal", "why", "project", "rule")}},
 
 	{ID: CodeParentNotFound, Severity: SeverityError, Title: "parent Gateway not found",
 		Description: "A route's parentRef names a Gateway (or ListenerSet, or for GAMMA a Service) that does not exist. Fix the name or namespace, or add the parent."},
@@ -190,7 +195,8 @@ var catalog = []Code{
 	{ID: CodeCertificateNoGrant, Severity: SeverityError, Title: "cross-namespace certificateRef without ReferenceGrant",
 		Description: "A Gateway refers to a certificate Secret in another namespace, and no ReferenceGrant there admits it. Add a ReferenceGrant (from Gateway in the Gateway's namespace, to Secret)."},
 	{ID: CodeListenerProtocol, Severity: SeverityWarning, Title: "listener protocol no implementation supports",
-		Description: "A listener's protocol is neither one of Gateway API's (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed (example.com/PROTO) nor one an implementation documents (Istio's HBONE); implementations mark it UnsupportedProtocol and the listener does not serve. Use a supported protocol."},
+		Description: "A listener's protocol is neither one of Gateway API's (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed (example.com/PROTO) nor one an implementation documents (Istio's HBONE); implementations mark it UnsupportedProtocol and the listener does not serve. Use a supported protocol.",
+		Message:     Template{"listener %q has protocol %q: not one of %s, not domain-prefixed and not one an implementation routeguard knows supports; not accepted (UnsupportedProtocol)", text("listener", "protocol", "protocols")}},
 	{ID: CodeListenerRouteKinds, Severity: SeverityError, Title: "allowedRoutes.kinds names a kind the listener cannot carry",
 		Description: "A listener's allowedRoutes.kinds lists a Gateway API kind that is not a route kind its protocol carries (for example InvalidRoute, or TCPRoute on an HTTP listener); the listener's ResolvedRefs is False (InvalidRouteKinds). Remove the kind or fix its name."},
 	{ID: CodeListenerSetDetached, Severity: SeverityError, Title: "ListenerSet does not attach to its Gateway",
@@ -198,7 +204,8 @@ var catalog = []Code{
 	{ID: CodeRouteConflict, Severity: SeverityError, Title: "routes claim the same hostname and match",
 		Description: "Two routes attached to the same listener claim the same hostname and the same match; the one that loses precedence (the newer, or the later by namespace/name) never receives traffic. Remove one or make the matches differ."},
 	{ID: CodeTLSRefNotFound, Severity: SeverityWarning, Title: "certificate or CA reference names nothing rendered",
-		Description: "A listener's certificateRef, the Gateway's backend client certificate, a frontend validation CA reference or a BackendTLSPolicy's caCertificateRef names a Secret or ConfigMap that the app does not render, although it renders that kind in the namespace, and nothing it renders creates it (cert-manager Certificate or gateway-shim annotations, ExternalSecret, SealedSecret, Vault, 1Password, trust-manager Bundle); unless another app or tool creates it, the listener or backend cannot do TLS. A warning, not an error: certificates are often created outside Git. Fix the name, or suppress it for this object."},
+		Description: "A listener's certificateRef, the Gateway's backend client certificate, a frontend validation CA reference or a BackendTLSPolicy's caCertificateRef names a Secret or ConfigMap that the app does not render, although it renders that kind in the namespace, and nothing it renders creates it (cert-manager Certificate or gateway-shim annotations, ExternalSecret, SealedSecret, Vault, 1Password, trust-manager Bundle); unless another app or tool creates it, the listener or backend cannot do TLS. A warning, not an error: certificates are often created outside Git. Fix the name, or suppress it for this object.",
+		Message:     Template{"%s names %s, which this app does not render (it renders %ss in namespace %q) and nothing it renders creates; unless something else creates it, %s", text("reference", "object", "kind", "namespace", "consequence")}},
 	{ID: CodeTLSRefMalformed, Severity: SeverityError, Title: "certificate or CA bundle does not parse",
 		Description: "A rendered certificate Secret lacks tls.crt/tls.key or holds no PEM certificate, or a CA ConfigMap lacks ca.crt or holds no PEM certificate; implementations mark the reference invalid. Fix the data."},
 	{ID: CodeBackendTLSTarget, Severity: SeverityError, Title: "BackendTLSPolicy targets nothing",
@@ -219,7 +226,8 @@ var catalog = []Code{
 	{ID: CodeIngressTLSHost, Severity: SeverityWarning, Title: "TLS host not covered by a rule",
 		Description: "An Ingress lists a TLS host that none of its rules serves. Add a rule for the host, or remove it from tls.hosts."},
 	{ID: CodeIngressNoClass, Severity: SeverityWarning, Title: "Ingress without class",
-		Description: "An Ingress has no ingressClassName and no IngressClass is marked default (ingressclass.kubernetes.io/is-default-class); no controller may pick it up. Set spec.ingressClassName."},
+		Description: "An Ingress has no ingressClassName and no IngressClass is marked default (ingressclass.kubernetes.io/is-default-class); no controller may pick it up. Set spec.ingressClassName.",
+		Message:     Template{"no spec.ingressClassName, and no IngressClass in this app (or its context paths) is marked %s: \"true\"; no controller serves it unless the cluster has a default class", text("annotation")}},
 	{ID: CodeIngressClassAnnot, Severity: SeverityWarning, Title: "deprecated ingress class annotation",
 		Description: "The kubernetes.io/ingress.class annotation is deprecated; use spec.ingressClassName."},
 	{ID: CodeIngressALBAction, Severity: SeverityError, Title: "ALB action annotation missing or invalid",

@@ -1,5 +1,5 @@
 // Package docgen writes the parts of the documentation that lists in the
-// code decide: the catalog of finding codes (docs/analysis.md), the routing
+// code decide: the analyzers and the catalog of finding codes (docs/analysis.md), the routing
 // kinds (docs/health.md) and the CLI reference (docs/cli.md). Generated regions sit between markers
 //
 //	<!-- BEGIN GENERATED codes: go generate ./internal/docgen -->
@@ -31,6 +31,7 @@ type Region struct {
 // Regions lists every generated region.
 func Regions() []Region {
 	return []Region{
+		{File: "docs/analysis.md", Name: "analyzers", Generate: analyzersTable},
 		{File: "docs/analysis.md", Name: "codes", Generate: codesTable},
 		{File: "docs/health.md", Name: "kinds", Generate: kindsTable},
 		{File: "docs/cli.md", Name: "cli", Generate: cliReference, Whole: true},

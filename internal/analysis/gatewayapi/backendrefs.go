@@ -20,6 +20,7 @@ func (BackendRefs) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.BackendRefs",
 		Description: "Checks that route backendRefs name existing Services and ports, cross-namespace references have a ReferenceGrant, and rules do not weigh every backend 0.",
+		Doc:         "Service backends (RequestMirror backends too) exist and have the port; a cross-namespace backend has a ReferenceGrant in its namespace admitting the route's kind and namespace; a rule whose backends all weigh 0 sends no traffic. Other backend kinds: a core kind other than Service is `RG0005`; a kind of another group that routeguard does not know (ServiceImport, InferencePool, Envoy Gateway's and kgateway's Backend, agentgateway's AgentgatewayBackend, Istio's Hostname, TraefikService, ... are known) and that no rendered CRD defines is `RG0006`. Messages say what clients get: HTTP 500 (HTTPRoute), gRPC UNAVAILABLE (GRPCRoute), rejected connections (TCPRoute, TLSRoute), dropped packets (UDPRoute).",
 		Inputs: append(routeInputs(),
 			manifest.GroupKind{Kind: "Service"},
 			manifest.GroupKind{Group: Group, Kind: "ReferenceGrant"}, crdInput),

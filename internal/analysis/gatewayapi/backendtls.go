@@ -21,6 +21,7 @@ func (BackendTLSPolicies) Metadata() analysis.Metadata {
 		Name: "gatewayapi.BackendTLSPolicies",
 		Description: "Checks BackendTLSPolicy targetRefs (Service and port name), caCertificateRefs (kind, existence, contents) " +
 			"and policies conflicting on the same target.",
+		Doc: "BackendTLSPolicy targetRefs name an existing Service, and `sectionName` one of its port names (`RG1403`); caCertificateRefs as in `GatewayTLS`; two policies on the same Service and section: the newer is Conflicted (`RG1405`).",
 		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "BackendTLSPolicy"}, {Kind: "Service"}, {Kind: "ConfigMap"}, {Kind: "Secret"},
 			{Group: Group, Kind: "ReferenceGrant"}, crdInput,

@@ -22,6 +22,7 @@ func (RouteConflicts) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.RouteConflicts",
 		Description: "Finds routes on the same listener claiming the same hostname and match, where the one losing precedence never receives traffic.",
+		Doc:         "Two routes attached to the same listener claiming the same hostname and the same match (path, method, headers, query; GRPC service/method; TLS SNI): the one losing precedence (older `creationTimestamp`, then first by namespace/name) never gets that traffic; reported on the loser.",
 		Inputs: []manifest.GroupKind{
 			{Group: Group, Kind: "HTTPRoute"}, {Group: Group, Kind: "GRPCRoute"}, {Group: Group, Kind: "TLSRoute"},
 			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ListenerSet"}, {Kind: "Namespace"},

@@ -24,6 +24,7 @@ func (Listeners) Metadata() analysis.Metadata {
 		Name: "gatewayapi.Listeners",
 		Description: "Checks Gateway and ListenerSet listeners for duplicate names, unsupported protocols and route kinds, " +
 			"collisions (also across a Gateway and its ListenerSets), and TLS certificateRefs (kind, existence, contents, ReferenceGrant).",
+		Doc: "Gateway and ListenerSet listeners: duplicate names; protocols that are neither Gateway API's, domain-prefixed, nor documented by an implementation (Istio's `HBONE`) (`RG1205`); `allowedRoutes.kinds` of the Gateway API group the protocol cannot carry (`RG1206`); HTTPS and TLS-Terminate listeners without `certificateRefs`; each certificateRef's kind, existence, contents and ReferenceGrant (see `GatewayTLS`); TLS options with un-prefixed keys; listeners that are not distinct across a Gateway and its attached ListenerSets (same port + protocol + hostname, or TCP on the port of an HTTP/HTTPS/TLS listener), taken in the spec's precedence (the Gateway's own, then ListenerSets oldest first), reporting the one that loses.",
 		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ListenerSet"},
 			{Group: Group, Kind: "ReferenceGrant"}, {Kind: "Secret"}, {Kind: "Namespace"}, crdInput,

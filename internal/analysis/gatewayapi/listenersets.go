@@ -19,6 +19,7 @@ func (ListenerSets) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.ListenerSets",
 		Description: "Checks that ListenerSets name an existing Gateway whose allowedListeners admits them.",
+		Doc:         "A ListenerSet's parentRef names an existing Gateway whose `allowedListeners` (None by default, Same, All, Selector) admits the ListenerSet's namespace.",
 		Inputs: []manifest.GroupKind{
 			{Group: Group, Kind: "ListenerSet"}, {Group: Group, Kind: "Gateway"}, {Kind: "Namespace"},
 		},

@@ -18,6 +18,7 @@ func (ParametersRefs) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.ParametersRefs",
 		Description: "Checks that GatewayClass and Gateway parametersRefs name a known kind and an object that exists.",
+		Doc:         "GatewayClass `parametersRef` and Gateway `infrastructure.parametersRef`: kind (`RG0005`/`RG0006`; EnvoyProxy, GatewayParameters, CiliumGatewayClassConfig, NginxProxy, ... are known) and existence where it can be judged (`RG1501`).",
 		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "GatewayClass"}, {Group: Group, Kind: "Gateway"}, {Kind: "ConfigMap"}, {Kind: "Secret"}, crdInput,
 		}, refKindParameters.known...),

@@ -18,6 +18,7 @@ func (ParentRefs) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "gatewayapi.ParentRefs",
 		Description: "Checks that routes attach to existing Gateways and ListenerSets whose listeners (section, port, protocol, allowedRoutes, hostname) admit them.",
+		Doc:         "HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute attach: the Gateway (or, with `kind: ListenerSet`, the ListenerSet) exists; `sectionName` names one of that parent's own listeners (a Gateway's sectionName never names its ListenerSets' listeners) and `port` matches one; the listener's protocol carries the route kind; `allowedRoutes.namespaces` (Same / All / Selector, using the Namespace's labels when it is known, and the automatic `kubernetes.io/metadata.name` label always) and `allowedRoutes.kinds` admit the route; route hostnames intersect the listener hostname (`*.example.com` matches one or more labels). A route without parentRefs attaches nowhere. GAMMA parentRefs to a Service check that the Service exists.",
 		Inputs: append(routeInputs(),
 			manifest.GroupKind{Group: Group, Kind: "Gateway"},
 			manifest.GroupKind{Group: Group, Kind: "ListenerSet"},

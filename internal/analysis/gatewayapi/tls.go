@@ -23,6 +23,7 @@ func (GatewayTLS) Metadata() analysis.Metadata {
 		Name: "gatewayapi.GatewayTLS",
 		Description: "Checks a Gateway's spec.tls: frontend validation CA references and the backend client certificate " +
 			"(kind, existence, contents, ReferenceGrant), and per-port settings for ports no HTTPS listener uses.",
+		Doc: "A Gateway's `spec.tls`: frontend client-certificate validation CA references (default and per port) and the backend client certificate: kind (`RG0005`/`RG0006`), ReferenceGrant for another namespace (`RG1204`), existence (`RG1401`, warning), contents (`RG1402`: no `tls.crt`/`tls.key`, not PEM, a certificate that does not parse; `ca.crt` likewise); per-port settings for a port no HTTPS listener uses (`RG1404`).",
 		Inputs: append([]manifest.GroupKind{
 			{Group: Group, Kind: "Gateway"}, {Group: Group, Kind: "ReferenceGrant"},
 			{Kind: "Secret"}, {Kind: "ConfigMap"}, {Kind: "Namespace"}, crdInput,

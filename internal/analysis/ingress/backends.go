@@ -19,6 +19,7 @@ func (Backends) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.Backends",
 		Description: "Checks that Ingress backends and defaultBackends name existing Services and ports (by number or name), AWS Load Balancer Controller action backends (use-annotation) and the Services their forward actions name, and ingress-nginx's default-backend annotation.",
+		Doc:         "Backends and `defaultBackend` name an existing Service and one of its ports, by number or by name; AWS Load Balancer Controller action backends (`port.name: use-annotation`) have their `alb.ingress.kubernetes.io/actions.<service.name>` annotation, valid JSON (`RG2007`), and the Services its forward target groups name exist with the ports; ingress-nginx's `default-backend` annotation names an existing Service.",
 		Inputs:      []manifest.GroupKind{ingressInput, {Kind: "Service"}, rolloutGK},
 	}
 }

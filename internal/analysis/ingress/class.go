@@ -17,6 +17,7 @@ func (Class) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.Class",
 		Description: "Finds Ingresses without ingressClassName when no IngressClass is default, and uses of the deprecated kubernetes.io/ingress.class annotation.",
+		Doc:         "No `ingressClassName` while no IngressClass (rendered or in context) is marked default; the deprecated `kubernetes.io/ingress.class` annotation, except for GKE's classes (`gce`, `gce-internal`), which GKE reads only from that annotation.",
 		Inputs:      []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"}},
 	}
 }

@@ -24,6 +24,7 @@ func (DuplicatePaths) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.DuplicatePaths",
 		Description: "Finds two Ingresses of the same class claiming the same host and path where their controller makes them compete (not separate ALB or GKE load balancers, ingress-nginx canaries, other Traefik entrypoints or HAProxy ACLs).",
+		Doc:         "Two Ingresses of the same class claim the same host + path + pathType where their controller makes them compete (table below).",
 		Inputs: []manifest.GroupKind{ingressInput, {Group: Group, Kind: "IngressClass"},
 			{Group: "elbv2.k8s.aws", Kind: "IngressClassParams"}, {Kind: "Service"}},
 	}

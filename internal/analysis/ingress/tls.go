@@ -17,6 +17,7 @@ func (TLSHosts) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "ingress.TLSHosts",
 		Description: "Finds Ingress tls.hosts that no rule of the Ingress serves.",
+		Doc:         "`tls.hosts` that no rule of the Ingress serves (a wildcard rule host covers one label).",
 		Inputs:      []manifest.GroupKind{ingressInput},
 	}
 }

@@ -20,6 +20,7 @@ func (Subsets) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "istioroutes.Subsets",
 		Description: "Checks that VirtualService route destinations name subsets some DestinationRule for the host defines.",
+		Doc:         "VirtualService destinations (http, tcp, tls, and http mirror / mirrors) naming a subset that no DestinationRule for the host defines (short hosts resolve in the VirtualService's namespace; wildcard DestinationRule hosts count). Where no DestinationRule for the host is rendered, that is dangling only if the app renders DestinationRules (or the Namespace) in the VirtualService's or the host's namespace.",
 		Inputs: []manifest.GroupKind{
 			{Group: Group, Kind: "VirtualService"}, {Group: Group, Kind: "DestinationRule"},
 		},

@@ -18,6 +18,7 @@ func (Weights) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "istioroutes.Weights",
 		Description: "Checks that the weights of a VirtualService route's destinations add up to 100.",
+		Doc:         "A route's destination weights not adding up to 100 (Istio scales them, so the split is not what it reads as).",
 		Inputs:      []manifest.GroupKind{{Group: Group, Kind: "VirtualService"}},
 	}
 }

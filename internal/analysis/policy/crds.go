@@ -30,6 +30,7 @@ func (CRDOrdering) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "policy.CRDOrdering",
 		Description: "Finds custom resources that Argo CD would apply before the CRD of their kind (an earlier sync wave, or a PreSync hook).",
+		Doc:         "Custom resources Argo CD would apply before the CRD of their kind that the app renders: in an earlier sync wave, or in a PreSync hook while the CRD is not (`RG4004`). The same wave is fine: Argo CD (gitops-engine's `hasCRDOfGroupKind`) skips the dry run for custom resources whose CRD is in the same sync, and applies CRDs first within a wave; that case was `RG4003`, now retired.",
 		Inputs:      []manifest.GroupKind{{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}},
 	}
 }

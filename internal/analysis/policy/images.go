@@ -36,6 +36,7 @@ func (Images) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "policy.Images",
 		Description: "Finds container images tagged :latest or without a tag or digest.",
+		Doc:         "Containers (init, ephemeral too) of Pods, Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs on `:latest` or with neither tag nor digest.",
 		Inputs:      in,
 	}
 }

@@ -22,6 +22,7 @@ func (PlainSecrets) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "policy.PlainSecrets",
 		Description: "Finds Secrets with data or stringData in the rendered output (use Sealed Secrets or External Secrets).",
+		Doc:         "Secrets with `data`/`stringData` in the rendered output (use Sealed Secrets or External Secrets), the message saying which field holds them; SOPS-encrypted Secrets (a `sops` key, or generated from an encrypted file), values that are substitution variables (`${NAME}`, or a flux build placeholder for a variable only the cluster holds) and public certificates (PEM CERTIFICATE blocks only) are not plain.",
 		Inputs:      []manifest.GroupKind{{Kind: "Secret"}},
 	}
 }

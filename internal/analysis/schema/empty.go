@@ -40,6 +40,7 @@ func (EmptySpecs) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "schema.EmptySpecs",
 		Description: "Finds routing objects whose spec is missing or lacks every field that makes the object do something.",
+		Doc:         "Routes, Gateways, ReferenceGrants, Ingresses, VirtualServices and DestinationRules whose spec is missing or sets nothing that makes them do anything. The other analyzers read malformed fields as absent and never panic; the validation analyzers report them.",
 		Inputs:      in,
 	}
 }

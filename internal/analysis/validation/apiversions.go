@@ -26,6 +26,7 @@ func (APIVersions) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "validation.APIVersions",
 		Description: "Finds apiVersions the target cluster does not serve or deprecates, by its Kubernetes version and CRDs.",
+		Doc:         "apiVersions the target cluster does not serve (`RG5003`) or deprecates (`RG5004`): built-in ones by `--kube-version`/`KUBE_VERSION`, custom ones by their CRD, and (under Argo CD) any not in `KUBE_API_VERSIONS`.",
 		Inputs:      bundledKinds(),
 	}
 }

@@ -27,6 +27,7 @@ func (BuiltinKinds) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "validation.BuiltinKinds",
 		Description: "Validates Services, Ingresses, workloads and other built-in kinds with Kubernetes' own validation code.",
+		Doc:         "Services, Ingresses, workloads, RBAC, ConfigMaps, Secrets, NetworkPolicies, PodDisruptionBudgets, CronJobs and CRDs themselves with Kubernetes' own validation (k8s.io/kubernetes v1.37.1): `RG5006`, unknown fields `RG5005`; other built-in kinds are decoded strictly. SOPS-encrypted manifests (a top-level `sops` key) are not validated by either: Flux decrypts them before applying.",
 		Inputs:      sortedKinds(in),
 	}
 }

@@ -24,6 +24,7 @@ func (CustomResources) Metadata() analysis.Metadata {
 	return analysis.Metadata{
 		Name:        "validation.CustomResources",
 		Description: "Validates custom resources against their CRD's schema and CEL rules with kube-apiserver's own code.",
+		Doc:         "Custom resources against their CRD, with kube-apiserver's own code (k8s.io/apiextensions-apiserver): unknown fields (`RG5005`), the structural schema after defaulting (`RG5001`), the `x-kubernetes-validations` CEL rules (`RG5002`), each at the field's line. The CRD comes from the app, a context path, `--crd-dir`, or the bundled Gateway API and Istio CRDs; no CRD known is `RG5007` (info). See [validation.md](validation.md).",
 		Inputs:      bundledKinds(),
 	}
 }
