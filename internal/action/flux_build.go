@@ -20,9 +20,10 @@ import (
 
 // FluxTree says how a Flux tree is built (flux build and flux diff).
 type FluxTree struct {
-	// Strict fails on postBuild variables that are not set and have no
-	// default (Flux 2.9's default).
-	Strict       bool
+	// Strict says whether postBuild variables that are not set and have no
+	// default fail: on (Flux 2.9's default), off (an empty string, as
+	// before 2.9), or auto, from the Flux version the tree installs.
+	Strict       flux.Strictness
 	AllowNetwork bool
 	// FetchCharts fetches the charts the tree declares, and nothing else
 	// (remote Kustomize bases stay offline).

@@ -116,7 +116,9 @@ reports to files from the same run.`,
 // and diff).
 func registerFluxTree(cmd *cobra.Command, t *action.FluxTree) {
 	fs := cmd.Flags()
-	fs.BoolVar(&t.Strict, "strict", true, "fail on postBuild variables that are not set and have no default (Flux 2.9's default; --strict=false to turn off)")
+	t.Strict = flux.StrictAuto
+	fs.Var(strictFlag{&t.Strict}, "strict", "fail on postBuild variables that are not set and have no default (Flux 2.9's default); auto: as the Flux the tree installs does (a kustomize-controller StrictPostBuildSubstitutions feature gate, flux bootstrap's gotk-components.yaml, a FluxInstance's or flux-instance chart's distribution), strict when the tree names none; --strict=false substitutes an empty string")
+	fs.Lookup("strict").NoOptDefVal = "true"
 	fs.BoolVar(&t.AllowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching charts from HelmRepositories and OCIRepositories")
 	fs.BoolVar(&t.FetchCharts, "fetch-charts", false, "fetch charts from the HelmRepositories, OCIRepositories and chart dependencies the tree declares, and nothing else: remote Kustomize bases stay offline (what CI on pull requests uses)")
 	fs.StringVar(&t.ChartCache, "chart-cache", "", "directory that keeps fetched charts; without --allow-network or --fetch-charts only charts it holds are rendered")

@@ -60,6 +60,9 @@ type sources struct {
 	// guessed says why each was (for a path that is not here).
 	selfNotes []string
 	guessed   map[SourceKey]string
+	// fluxVersion: with StrictAuto, what the tree says of the
+	// kustomize-controller it installs (read once per run).
+	fluxVersion FluxVersion
 	// entryApplied: what a cluster directory without a sync Kustomization
 	// applies directly (the entry scan), kept so the state can be rebuilt
 	// (and, for a file built alone, its parent's variables are placeholders).
@@ -91,6 +94,9 @@ func newBuilder(opts Options) (*builder, error) {
 	ws := &workspace{root: root, maxFileBytes: opts.MaxFileBytes, memos: map[string]*memoEntry{}}
 	src := &sources{workspace: ws, opts: opts, mapped: map[SourceKey]string{}, self: map[SourceKey]bool{}, state: newState(), charts: opts.Charts}
 	b := &builder{nodeRender: &nodeRender{sources: src}, byKey: map[manifest.Key]*Node{}}
+	if opts.Strict == StrictAuto {
+		src.fluxVersion = DetectFluxVersion(root, opts.MaxFileBytes)
+	}
 	for k, p := range opts.Sources {
 		dir, err := filepath.Abs(p)
 		if err == nil {

@@ -194,6 +194,7 @@ func (b *nodeRender) substitutionError(err error) error {
 	var se *substitute.Error
 	if errors.As(err, &se) {
 		se.Line = variableLine(b.root, se)
+		se.Strictness = b.strictness()
 	}
 	return err
 }

@@ -27,8 +27,11 @@ type Options struct {
 	// HelmReleases are the roots (its directory's ConfigMaps, Secrets and
 	// sources are taken as applied).
 	Path string
-	// Strict makes unset postBuild variables errors (Flux 2.9's default).
-	Strict bool
+	// Strict says whether unset postBuild variables are errors: StrictOn
+	// (Flux 2.9's default), StrictOff (before 2.9: an empty string), or
+	// StrictAuto, from the Flux version the tree installs
+	// (DetectFluxVersion), strict when it names none.
+	Strict Strictness
 	// AllowNetwork permits remote Kustomize bases and fetching charts.
 	AllowNetwork bool
 	// FetchCharts permits fetching charts only: from the HelmRepositories,

@@ -18,7 +18,7 @@ import (
 func resourceSetTree(t *testing.T, rsets string) *Result {
 	t.Helper()
 	root := writeRepo(t, map[string]string{"clusters/home/rsets.yaml": rsets})
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: true})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: StrictOn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ spec: {interval: 1h, path: ./infra, sourceRef: {kind: GitRepository, name: flux-
 		"infra/unused.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: web}\n",
 		"clusters/README.md": "not a manifest\n",
 	})
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: true})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: StrictOn})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,6 +137,7 @@ func (b *builder) result() *Result {
 	sources := map[string]*clusterUse{}
 	for _, n := range order {
 		r.Findings = append(r.Findings, n.findings...)
+		r.Notices = append(r.Notices, n.notices...)
 		switch n.Status {
 		case Built:
 			switch {

@@ -160,11 +160,15 @@ func (b *nodeRender) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kus
 		}
 		fill(src, unread, values)
 	}
-	opts := substitute.Options{Strict: b.opts.Strict, Origin: n.describe()}
+	opts := substitute.Options{Strict: b.opts.Strict != StrictOff, Origin: n.describe()}
+	var unset []string
 	for tries := 0; ; tries++ {
 		out, err := substitute.Apply(ctx, set, body, src, opts)
 		if err == nil {
 			n.clusterSources = append(n.clusterSources, unread...)
+			if len(unset) > 0 {
+				n.notices = append(n.notices, b.lenientNotice(n, set, unset, defined, values))
+			}
 			return out, nil
 		}
 		var se *substitute.Error
@@ -180,6 +184,13 @@ func (b *nodeRender) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kus
 		// No ConfigMap or Secret can hold ${1}: Flux refuses such a key
 		// for every object, so a placeholder would move the error.
 		if len(unread) == 0 || !validVarName.MatchString(v) || defined[v] || values[v] != "" || tries > 100 {
+			// The Flux the tree installs is older than 2.9: it substitutes
+			// an empty string (as --strict=false does), and says so.
+			if v != "" && b.lenient() {
+				opts.Strict = false
+				unset = append(unset, v)
+				continue
+			}
 			return nil, b.substitutionError(err)
 		}
 		values[v] = Placeholder(v)

@@ -193,7 +193,7 @@ func findingsWith(r *Result, code, object string) []analysis.Finding {
 
 func TestBuildTreeHomeLab(t *testing.T) {
 	root := writeRepo(t, homeLab)
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: true})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: StrictOn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestBuildTreeHomeLab(t *testing.T) {
 func TestBuildTreeSourcesMapped(t *testing.T) {
 	root := writeRepo(t, homeLab)
 	other := writeRepo(t, map[string]string{"deploy/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-other}\n"})
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: true,
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/home"), Strict: StrictOn,
 		Sources: map[SourceKey]string{{Kind: "GitRepository", Namespace: "flux-system", Name: "other-repo"}: other}})
 	if err != nil {
 		t.Fatal(err)
@@ -508,7 +508,7 @@ metadata: {name: late-secret, namespace: flux-system}
 spec: {secretStoreRef: {kind: ClusterSecretStore, name: vault}, target: {name: late-secret}}
 `,
 	})
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c"), Strict: true})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c"), Strict: StrictOn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -715,7 +715,7 @@ spec:
 `,
 		"apps/plain/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"${APP}\", namespace: web}\ndata: {tier: \"${TIER:=free}\"}\n",
 	})
-	for _, strict := range []bool{false, true} {
+	for _, strict := range []Strictness{StrictOff, StrictOn} {
 		res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/c"), Strict: strict})
 		if err != nil {
 			t.Fatal(err)
@@ -931,7 +931,7 @@ spec:
 		"apps/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a-first, namespace: web}\ndata: {host: \"web.${DOMAIN}\"}\n",
 		"apps/z.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: z-relabel, namespace: web}\ndata:\n  note: x\n  replacement: \"${1}://${2}\"\n",
 	})
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod"), Strict: true})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod"), Strict: StrictOn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1045,7 +1045,7 @@ spec:
 `,
 		"apps/hugo/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: hugo}\ndata: {host: \"hugo.${SECRET_DOMAIN}\"}\n",
 	})
-	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod"), Strict: true})
+	res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/prod"), Strict: StrictOn})
 	if err != nil {
 		t.Fatal(err)
 	}

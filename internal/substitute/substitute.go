@@ -35,6 +35,9 @@ type Error struct {
 	// Line, when set, is the line of the failing variable in
 	// Object.Source.File (callers that can read the file fill it in).
 	Line int
+	// Strictness, when set, says why a strict-mode error is strict (the
+	// Flux version it follows), in the message.
+	Strictness string
 }
 
 // Variable returns the variable a strict-mode error is about ("" for other
@@ -89,6 +92,9 @@ func (e *Error) Error() string {
 	switch {
 	case strings.Contains(msg, "variable not set (strict mode)"):
 		b.WriteString("; set the variable in spec.postBuild.substitute or in a substituteFrom ConfigMap/Secret, give it a default (${name:=value}), or escape it as $${name}")
+		if e.Strictness != "" {
+			b.WriteString("; " + e.Strictness)
+		}
 	case strings.Contains(msg, "var name is invalid"):
 		b.WriteString("; variable names must be letters, digits and underscores, not starting with a digit")
 	case strings.Contains(msg, "variable substitution failed"):
