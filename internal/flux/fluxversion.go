@@ -293,7 +293,23 @@ func operatorEvidence(objs []*manifest.Object, lines []fluxEvidence) []fluxEvide
 		default:
 			continue
 		}
-		if e, ok := instanceEvidence(o, dist, prefix, operator, operatorSrc); ok {
+		defaulted := map[string]bool{}
+		if o.Kind == "HelmRelease" {
+			// The flux-instance chart's defaults (its values.yaml).
+			dist = maps.Clone(dist)
+			if dist == nil {
+				dist = map[string]any{}
+			}
+			if field.String(dist, "version") == "" {
+				dist["version"] = "2.x"
+				defaulted["version"] = true
+			}
+			if field.String(dist, "artifact") == "" {
+				dist["artifact"] = "oci://ghcr.io/controlplaneio-fluxcd/flux-operator-manifests:latest"
+				defaulted["artifact"] = true
+			}
+		}
+		if e, ok := instanceEvidence(o, dist, prefix, defaulted, operator, operatorSrc); ok {
 			out = append(out, e)
 		}
 	}
@@ -303,33 +319,47 @@ func operatorEvidence(objs []*manifest.Object, lines []fluxEvidence) []fluxEvide
 // instanceEvidence decides one FluxInstance's (or flux-instance chart's)
 // distribution: the newest Flux its artifact (else the operator's own
 // manifests) holds within its version range.
-func instanceEvidence(o *manifest.Object, dist map[string]any, prefix, operator string, operatorSrc manifest.Source) (fluxEvidence, bool) {
+//
+// defaulted names the fields the flux-instance chart's defaults filled in.
+func instanceEvidence(o *manifest.Object, dist map[string]any, prefix string, defaulted map[string]bool, operator string, operatorSrc manifest.Source) (fluxEvidence, bool) {
 	rangeText := field.String(dist, "version")
 	if rangeText == "" {
-		rangeText = "*"
+		return fluxEvidence{}, false
 	}
 	rangeSrc := o.FieldSource(prefix + ".version")
 	c, err := semver.NewConstraint(rangeText)
 	if err != nil {
 		return fluxEvidence{}, false
 	}
-	// A range below 2.9 (2.8.x, ~2.7) is not strict whatever the artifact.
-	if !slices.ContainsFunc([]string{"2.9.0", "2.9.99", "2.10.0", "2.99.0", "3.0.0"}, func(v string) bool { return c.Check(semver.MustParse(v)) }) {
-		return fluxEvidence{rank: rankOperator, what: fmt.Sprintf("Flux %q (distribution.version, before Flux 2.9)", rangeText), src: rangeSrc}, true
+	within := fmt.Sprintf("%q", rangeText)
+	if defaulted["version"] {
+		within += ", the flux-instance chart's default"
+	}
+	admits := func(vs ...string) bool {
+		return slices.ContainsFunc(vs, func(v string) bool { return c.Check(semver.MustParse(v)) })
+	}
+	// A range below 2.9 (2.8.x, ~2.7) is not strict whatever the
+	// artifact; one from 2.9 on (2.9.x, >=2.9) is.
+	switch {
+	case !admits("2.9.0", "2.9.99", "2.10.0", "2.99.0", "3.0.0"):
+		return fluxEvidence{rank: rankOperator, what: fmt.Sprintf("kustomize-controller before v1.9 (Flux %s, distribution.version)", within), src: rangeSrc}, true
+	case !admits("2.0.0", "2.7.99", "2.8.0", "2.8.99"):
+		return fluxEvidence{rank: rankOperator, strict: true, what: fmt.Sprintf("kustomize-controller v1.9 or later (Flux %s, distribution.version)", within), src: rangeSrc}, true
 	}
 	artifact := field.String(dist, "artifact")
 	shippedBy, src := operator, operatorSrc
 	if artifact != "" {
 		m := manifestsTag.FindStringSubmatch(artifact)
-		if m == nil {
+		if m == nil || (m[1] == "" && strings.Contains(artifact, "@")) {
 			return fluxEvidence{}, false
 		}
 		src = o.FieldSource(prefix + ".artifact")
-		switch {
-		case m[1] == "latest":
-			return fluxEvidence{rank: rankOperator, strict: true, what: fmt.Sprintf("Flux %q from flux-operator-manifests:latest (Flux 2.9 or later)", rangeText), src: src}, true
-		case m[1] == "":
-			return fluxEvidence{}, false
+		if m[1] == "" || m[1] == "latest" {
+			latest := "flux-operator-manifests:latest"
+			if defaulted["artifact"] {
+				latest += ", the flux-instance chart's default"
+			}
+			return fluxEvidence{rank: rankOperator, strict: true, what: fmt.Sprintf("kustomize-controller v1.9 or later (Flux %s from %s)", within, latest), src: src}, true
 		}
 		shippedBy = "v" + strings.TrimPrefix(m[1], "v")
 	}
@@ -343,7 +373,7 @@ func instanceEvidence(o *manifest.Object, dist map[string]any, prefix, operator 
 	for _, s := range strings.Fields(shipped) {
 		v := semver.MustParse(s)
 		if c.Check(v) {
-			what := fmt.Sprintf("kustomize-controller %s (Flux v%s, the newest of flux-operator %s's manifests within %q)", controllerOf(v), v, shippedBy, rangeText)
+			what := fmt.Sprintf("kustomize-controller %s (Flux v%s, the newest of flux-operator %s's manifests within %s)", controllerOf(v), v, shippedBy, within)
 			return fluxEvidence{rank: rankOperator, strict: !v.LessThan(strictFrom), what: what, src: src}, true
 		}
 	}
@@ -362,7 +392,7 @@ func (b *nodeRender) strictness() string {
 		return ""
 	}
 	if b.fluxVersion.Known {
-		return "strict as " + b.fluxVersion.Describe() + " is (unset variables are errors from Flux 2.9)"
+		return "strict, as the tree's Flux is: " + b.fluxVersion.Describe()
 	}
 	return "no Flux version found in the tree, so strict, the default of kustomize-controller since Flux 2.9; if the cluster runs an older Flux or turns the gate off, pass --strict=false, or say it in the tree (kustomize-controller's --feature-gates=StrictPostBuildSubstitutions=false)"
 }
