@@ -117,7 +117,7 @@ reports to files from the same run.`,
 func registerFluxTree(cmd *cobra.Command, t *action.FluxTree) {
 	fs := cmd.Flags()
 	t.Strict = flux.StrictAuto
-	fs.Var(strictFlag{&t.Strict}, "strict", "fail on postBuild variables that are not set and have no default (Flux 2.9's default); auto: as the Flux the tree installs does (a kustomize-controller StrictPostBuildSubstitutions feature gate, flux bootstrap's gotk-components.yaml, a FluxInstance's or flux-instance chart's distribution), strict when the tree names none; --strict=false substitutes an empty string")
+	fs.Var(strictFlag{&t.Strict}, "strict", "fail on postBuild variables that are not set and have no default: true (Flux 2.9's default), false (an empty string, as before 2.9), or auto: as the Flux the tree installs does (kustomize-controller's StrictPostBuildSubstitutions feature gate, flux bootstrap's gotk-components.yaml, a FluxInstance or flux-instance chart), strict when the tree names none")
 	fs.Lookup("strict").NoOptDefVal = "true"
 	fs.BoolVar(&t.AllowNetwork, "allow-network", false, "allow remote Kustomize bases and fetching charts from HelmRepositories and OCIRepositories")
 	fs.BoolVar(&t.FetchCharts, "fetch-charts", false, "fetch charts from the HelmRepositories, OCIRepositories and chart dependencies the tree declares, and nothing else: remote Kustomize bases stay offline (what CI on pull requests uses)")

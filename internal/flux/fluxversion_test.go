@@ -96,7 +96,6 @@ patches:
         value: --feature-gates=StrictPostBuildSubstitutions=%s
 `
 
-
 func TestDetectFluxVersion(t *testing.T) {
 	cases := []struct {
 		name      string
