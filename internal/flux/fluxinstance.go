@@ -87,6 +87,11 @@ func operatorEvidence(objs []*manifest.Object, lines []fluxEvidence) []fluxEvide
 			continue
 		}
 		defaulted := map[string]bool{}
+		if o.Kind == "HelmRelease" && len(field.Maps(o.Body, "spec", "valuesFrom")) > 0 && (field.String(dist, "version") == "" || field.String(dist, "artifact") == "") {
+			// Values from a ConfigMap or Secret routeguard does not read
+			// here: the chart's defaults may not be what it installs.
+			continue
+		}
 		if o.Kind == "HelmRelease" {
 			// The flux-instance chart's defaults (its values.yaml).
 			dist = maps.Clone(dist)
