@@ -3,8 +3,8 @@ package flux
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -133,16 +133,16 @@ func instanceEvidence(o *manifest.Object, dist map[string]any, prefix string, de
 	if defaulted["version"] {
 		within += ", the flux-instance chart's default"
 	}
-	admits := func(vs ...string) bool {
-		return slices.ContainsFunc(vs, func(v string) bool { return c.Check(semver.MustParse(v)) })
-	}
-	// A range below 2.9 (2.8.x, ~2.7) is not strict whatever the
-	// artifact; one from 2.9 on (2.9.x, >=2.9) is.
+	// A range below 2.9 (2.8.x, ~2.7, 2.8.5) is not strict whatever the
+	// artifact; one from 2.9 on (2.9.x, >=2.9, 2.9.4) is.
+	below, from := admitted(c)
 	switch {
-	case !admits("2.9.0", "2.9.99", "2.10.0", "2.99.0", "3.0.0"):
+	case below && !from:
 		return fluxEvidence{rank: rankOperator, what: fmt.Sprintf("kustomize-controller before v1.9 (Flux %s, distribution.version)", within), src: rangeSrc}, true
-	case !admits("2.0.0", "2.7.99", "2.8.0", "2.8.99"):
+	case from && !below:
 		return fluxEvidence{rank: rankOperator, strict: true, what: fmt.Sprintf("kustomize-controller v1.9 or later (Flux %s, distribution.version)", within), src: rangeSrc}, true
+	case !below && !from:
+		return fluxEvidence{}, false
 	}
 	artifact := field.String(dist, "artifact")
 	shippedBy, src := operator, operatorSrc
@@ -177,3 +177,43 @@ func instanceEvidence(o *manifest.Object, dist map[string]any, prefix string, de
 	}
 	return fluxEvidence{}, false
 }
+
+// admitted says whether a distribution.version range admits a Flux 2
+// version before 2.9 and one from 2.9 on, probing every version a
+// flux-operator release ships and, for what is to come, 2.9.0 to 2.40.x
+// and 3.0.0.
+func admitted(c *semver.Constraints) (below, from bool) {
+	for _, v := range fluxVersionProbes() {
+		if c.Check(v) {
+			if v.LessThan(strictFrom) {
+				below = true
+			} else {
+				from = true
+			}
+		}
+	}
+	return below, from
+}
+
+var fluxVersionProbes = sync.OnceValue(func() []*semver.Version {
+	seen := map[string]bool{}
+	var out []*semver.Version
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, semver.MustParse(s))
+		}
+	}
+	for _, shipped := range fluxOperatorShips {
+		for _, s := range strings.Fields(shipped) {
+			add(s)
+		}
+	}
+	for minor := 0; minor <= 40; minor++ {
+		for patch := 0; patch <= 30; patch++ {
+			add(fmt.Sprintf("v2.%d.%d", minor, patch))
+		}
+	}
+	add("v3.0.0")
+	return out
+})
