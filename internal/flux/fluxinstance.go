@@ -166,8 +166,28 @@ func instanceEvidence(o *manifest.Object, dist map[string]any, prefix string, de
 	}
 	shipped, ok := fluxOperatorShips[shippedBy]
 	if !ok {
+		// A flux-operator newer than the table ships at least what its
+		// newest release does (it only adds Flux releases at the top).
+		newest, v := newestOperator()
+		if w, err := semver.NewVersion(shippedBy); err != nil || !w.GreaterThan(v) {
+			return fluxEvidence{}, false
+		}
+		shipped = fluxOperatorShips[newest]
+		if e, ok := newestWithin(c, shipped, newest, within, src); ok && e.strict {
+			e.what = fmt.Sprintf("kustomize-controller v1.9 or later (flux-operator %s's manifests within %s; it is newer than %s, the newest routeguard knows, which ships Flux %s)",
+				shippedBy, within, newest, strings.Fields(shipped)[0])
+			return e, true
+		}
 		return fluxEvidence{}, false
 	}
+	if e, ok := newestWithin(c, shipped, shippedBy, within, src); ok {
+		return e, true
+	}
+	return fluxEvidence{}, false
+}
+
+// newestWithin is the newest of the shipped Flux versions the range allows.
+func newestWithin(c *semver.Constraints, shipped, shippedBy, within string, src manifest.Source) (fluxEvidence, bool) {
 	for _, s := range strings.Fields(shipped) {
 		v := semver.MustParse(s)
 		if c.Check(v) {
@@ -217,3 +237,15 @@ var fluxVersionProbes = sync.OnceValue(func() []*semver.Version {
 	add("v3.0.0")
 	return out
 })
+
+// newestOperator is the newest flux-operator release of the table.
+func newestOperator() (string, *semver.Version) {
+	var name string
+	var newest *semver.Version
+	for k := range fluxOperatorShips {
+		if v := semver.MustParse(k); newest == nil || v.GreaterThan(newest) {
+			name, newest = k, v
+		}
+	}
+	return name, newest
+}

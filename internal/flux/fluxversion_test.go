@@ -2,6 +2,7 @@ package flux
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,6 +111,9 @@ func TestDetectFluxVersion(t *testing.T) {
 		{"flux-instance chart, artifact of an operator with Flux 2.9",
 			map[string]string{"flux/instance.yaml": fmtf(fluxInstanceRelease, "v0.53.0")},
 			true, true, "Flux v2.9.0", "flux/instance.yaml:25"},
+		{"flux-instance chart, artifact of an operator newer than the table",
+			map[string]string{"flux/instance.yaml": fmtf(fluxInstanceRelease, "v9.0.0")},
+			true, true, "flux-operator v9.0.0's manifests within \"2.x\", the flux-instance chart's default; it is newer than", "flux/instance.yaml:25"},
 		{"flux-instance chart, artifact latest",
 			map[string]string{"flux/instance.yaml": fmtf(fluxInstanceRelease, "latest")},
 			true, true, "flux-operator-manifests:latest", "flux/instance.yaml:25"},
@@ -294,5 +298,23 @@ spec:
 				}
 			}
 		})
+	}
+}
+
+// TestDetectFluxVersionStaysInTheTree: hidden directories (an .archive of
+// old manifests) and symbolic links (to a file outside the checkout) are
+// not read.
+func TestDetectFluxVersionStaysInTheTree(t *testing.T) {
+	outside := writeRepo(t, map[string]string{"gotk-components.yaml": fmtf(gotkComponents, "v2.4.0", "v1.4.0")})
+	root := writeRepo(t, map[string]string{".archive/flux-instance.yaml": fmtf(fluxInstanceObject, "2.8.x")})
+	if err := os.Symlink(filepath.Join(outside, "gotk-components.yaml"), filepath.Join(root, "gotk-components.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if v := DetectFluxVersion(root, 0); v.Known {
+		t.Errorf("read outside the tree: %s", v.Describe())
+	}
+	// The same files, in the tree, are read.
+	if v := DetectFluxVersion(outside, 0); !v.Known || v.Strict {
+		t.Errorf("the bootstrap manifests: %s", v.Describe())
 	}
 }
