@@ -112,7 +112,7 @@ func DetectFluxVersion(root string, maxFile int64) FluxVersion {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
-		data, err := readRegular(p, rel, maxFile)
+		data, err := readLimited(p, rel, maxFile)
 		if err != nil {
 			return nil
 		}
