@@ -23,6 +23,9 @@ type Analyze struct {
 	Color  bool
 	// Reports are more reports of the same findings (--report).
 	Reports []report.Target
+	// Profile is a directory to write a CPU and a heap profile of the run
+	// into (default: $ROUTEGUARD_PROFILE; none when both are empty).
+	Profile string
 }
 
 // AnalyzeResult is the analysis of every path.
@@ -48,6 +51,11 @@ func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeRes
 	if err != nil {
 		return nil, fmt.Errorf("--output: %w", err)
 	}
+	stopProfile, err := startProfile(env, a.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	defer stopProfile()
 	res := &AnalyzeResult{}
 	for _, p := range paths {
 		out, err := a.path(ctx, env, p)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/notice"
+	"github.com/routeguard/routeguard/internal/profile"
 	"github.com/routeguard/routeguard/internal/report"
 )
 
@@ -52,5 +53,6 @@ Prints the report on stdout; exit 1 when a finding reaches the failing severity.
 	registerAnalysis(cmd, &a.Analysis)
 	cmd.Flags().StringVarP(&a.Output, "output", "o", "text", "report format: "+strings.Join(report.Formats(), ", "))
 	reports.register(cmd, "-o's report")
+	cmd.Flags().StringVar(&a.Profile, "profile", "", "write a CPU and a heap profile of the run into this directory (cpu.pprof, heap.pprof; default: $"+profile.Env+", else none)")
 	return cmd
 }
