@@ -1,8 +1,10 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -139,7 +141,14 @@ func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body 
 	}
 	errs = append(errs, metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, objectMeta, nil,
 		c.NamespaceScoped(), metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"), false)...)
-	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, cv.schemaValidator)...)
+	// kube-openapi visits properties in map order: its errors are sorted
+	// (by path, then message) so that a result, and the first of several
+	// ("first:" of the findings of violations not judged), is the same on every run.
+	schemaErrs := apiservervalidation.ValidateCustomResource(nil, u, cv.schemaValidator)
+	slices.SortStableFunc(schemaErrs, func(a, b *field.Error) int {
+		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(a.ErrorBody(), b.ErrorBody()))
+	})
+	errs = append(errs, schemaErrs...)
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, cv.structural, false)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, cv.structural, u)...)
 	res.Violations = append(res.Violations, fromFieldErrors(Schema, errs)...)
