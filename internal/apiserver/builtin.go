@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -143,12 +142,15 @@ func ValidateBuiltin(ctx context.Context, namespace string, body map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("%s %s is not a validated built-in kind", apiVersion, kind)
 	}
-	data, err := json.Marshal(body)
+	data, release, err := encodeJSON(body)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the object as JSON: %w", err)
 	}
 	res := &Result{}
+	// The decoder copies what it keeps (encoding/json never aliases its
+	// input), so the buffer goes back once decoded.
 	obj, _, err := b.decoder.Decode(data, nil, nil)
+	release()
 	if err != nil {
 		strictErr, isStrict := runtime.AsStrictDecodingError(err)
 		if !isStrict || obj == nil {

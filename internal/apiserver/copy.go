@@ -8,17 +8,34 @@ import "math"
 // CD send 80.0 as 80), become int64. Validation mutates its copy (pruning,
 // defaulting) and the model's objects stay untouched.
 func deepCopyJSON(v any) any {
+	out, _ := copyBody(v)
+	return out
+}
+
+// copyBody is deepCopyJSON, also saying whether v holds a null anywhere
+// (the API server's pruning of nulls has nothing to do otherwise).
+func copyBody(v any) (out any, nulls bool) {
+	var c copier
+	return c.copy(v), c.nulls
+}
+
+type copier struct{ nulls bool }
+
+func (c *copier) copy(v any) any {
 	switch x := v.(type) {
+	case nil:
+		c.nulls = true
+		return nil
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = deepCopyJSON(e)
+			out[k] = c.copy(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = deepCopyJSON(e)
+			out[i] = c.copy(e)
 		}
 		return out
 	case int:

@@ -53,6 +53,11 @@ type compiled struct {
 	rules            *celCompiler // nil: no x-kubernetes-validations
 	preserveUnknown  bool         // spec.preserveUnknownFields
 	statusSubresouce bool         // status is dropped on create
+	// elide: skip the API server's walks that cannot change this object
+	// (embedded.go); false (build's plain mode) runs every one.
+	elide bool
+	// embedded: a node of the schema is x-kubernetes-embedded-resource.
+	embedded bool
 }
 
 // ParseCRD parses a CustomResourceDefinition body (apiextensions.k8s.io/v1)
@@ -236,5 +241,6 @@ func (c *CRD) build(version string, cached bool) (*compiled, error) {
 		return nil, fmt.Errorf("%s: %w", c.Origin, err)
 	}
 	out.statusSubresouce = sub != nil && sub.Status != nil
+	out.elide, out.embedded = cached, hasEmbeddedResource(out.structural)
 	return out, nil
 }

@@ -85,7 +85,8 @@ func (c *CRD) validate(ctx context.Context, cv *compiled, namespace string, body
 // the object the rules see and the errors so far; a nil object: the
 // validation ends here.
 func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body map[string]any, res *Result) (map[string]any, field.ErrorList, error) {
-	u, ok := deepCopyJSON(body).(map[string]any)
+	copied, nulls := copyBody(body)
+	u, ok := copied.(map[string]any)
 	if !ok {
 		return nil, nil, fmt.Errorf("object body is not a map")
 	}
@@ -103,13 +104,17 @@ func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body 
 	if !cv.preserveUnknown {
 		unknown = append(unknown, structuralpruning.PruneWithOptions(u, cv.structural, true,
 			structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
-		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u, cv.structural)
+		if nulls || !cv.elide {
+			structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u, cv.structural)
+		}
 	}
-	if ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u, cv.structural, false,
-		schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true}); ferr != nil {
-		res.Violations = append(res.Violations, fromFieldError(Schema, ferr))
-	} else {
-		unknown = append(unknown, paths...)
+	if cv.embedded || !cv.elide {
+		if ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u, cv.structural, false,
+			schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true}); ferr != nil {
+			res.Violations = append(res.Violations, fromFieldError(Schema, ferr))
+		} else {
+			unknown = append(unknown, paths...)
+		}
 	}
 	u["kind"], u["apiVersion"] = kind, apiVersion
 	if foundMeta {
@@ -149,7 +154,9 @@ func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body 
 		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(a.ErrorBody(), b.ErrorBody()))
 	})
 	errs = append(errs, schemaErrs...)
-	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, cv.structural, false)...)
+	if cv.embedded || !cv.elide {
+		errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, cv.structural, false)...)
+	}
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, cv.structural, u)...)
 	res.Violations = append(res.Violations, fromFieldErrors(Schema, errs)...)
 	return u, errs, nil

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -26,10 +25,11 @@ func DecodeBuiltin(body map[string]any) (res *Result, ok bool, err error) {
 	if err != nil || !scheme.Scheme.Recognizes(gv.WithKind(kind)) {
 		return nil, false, nil
 	}
-	data, err := json.Marshal(body)
+	data, release, err := encodeJSON(body)
 	if err != nil {
 		return nil, true, fmt.Errorf("encoding the object as JSON: %w", err)
 	}
+	defer release()
 	res = &Result{}
 	if _, _, err := strictDecoder().Decode(data, nil, nil); err != nil {
 		strictErr, isStrict := runtime.AsStrictDecodingError(err)
