@@ -14,6 +14,7 @@ func restore(t *testing.T) {
 		state.Lock()
 		state.managed, state.switched, state.percent, state.settledFor = false, false, 0, 0
 		state.envLimit, state.soft = false, 0
+		state.budget, state.input, state.armed = false, 0, false
 		state.Unlock()
 	}
 	reset()

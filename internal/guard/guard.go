@@ -14,7 +14,9 @@
 // (internal/gctune), so that garbage is collected before it counts, and
 // only memory really held stops the run, with routeguard's message naming
 // what was being worked on (Begin) and the last input read (Reading),
-// before the Go runtime's own "out of memory" crash. A signal (SIGINT,
+// before the Go runtime's own "out of memory" crash. The input read so far
+// also sets the collector's memory budget below that limit
+// (gctune.Input). A signal (SIGINT,
 // SIGTERM) ends the run the same way. Every way out runs the functions
 // registered with AtExit (temporary directories, plugin processes).
 package guard
@@ -159,6 +161,7 @@ func Start(l Limits, trip func(msg string)) (stop func()) {
 		signal.Stop(sig)
 		close(done)
 		gctune.SoftLimit(0)
+		gctune.EndBudget()
 	})
 }
 
@@ -201,6 +204,8 @@ func watch(l Limits, done <-chan struct{}, sig <-chan os.Signal, fire func(strin
 				soft = softLimit(limit)
 				gctune.SoftLimit(soft)
 			}
+			// The collector's budget follows the input read.
+			gctune.Input(InputBytes())
 			metrics.Read(samples)
 			used := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
 			if used > limit {

@@ -63,27 +63,36 @@ func TestAutomaticCeilingGrowsWithInput(t *testing.T) {
 	}
 }
 
-// The ceiling is the collector's memory limit too (an eighth below it),
-// once gctune has switched to proportional collection; the message names
+// The collector's memory limit is the budget of the input read
+// (gctune.Input) once gctune has switched from its start-up mode, never
+// above the ceiling's soft limit (an eighth below it); the message names
 // the last input read.
 func TestSoftLimitAndLastInput(t *testing.T) {
 	prevPct, prevLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() { debug.SetGCPercent(prevPct); debug.SetMemoryLimit(prevLimit) })
+	t.Cleanup(func() { debug.SetGCPercent(prevPct); debug.SetMemoryLimit(prevLimit); gctune.EndBudget() })
 	gctune.Apply(func(string) (string, bool) { return "", false })
 	got := make(chan string, 1)
+	waitLimit := func(want func() int64) {
+		t.Helper()
+		for i := 0; i < 1000 && debug.SetMemoryLimit(-1) != want(); i++ {
+			runtime.GC() // the first collection switches gctune's mode
+			time.Sleep(10 * time.Millisecond)
+		}
+		if limit := debug.SetMemoryLimit(-1); limit != want() {
+			t.Fatalf("memory limit %d, want %d", limit, want())
+		}
+	}
 	stop := Start(Limits{MaxMemory: 512 << 20}, func(msg string) { got <- msg })
-	want := int64(512<<20 - 64<<20)
-	for i := 0; i < 1000 && debug.SetMemoryLimit(-1) != want; i++ {
-		runtime.GC() // the first collection switches gctune's mode
-		time.Sleep(10 * time.Millisecond)
-	}
-	if limit := debug.SetMemoryLimit(-1); limit != want {
-		t.Fatalf("memory limit %d with a 512 MiB ceiling, want %d", limit, want)
-	}
+	waitLimit(func() int64 { return gctune.BudgetBase + gctune.BudgetFactor*InputBytes() })
 	stop()
 	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
 		t.Fatalf("after stop the memory limit is still %d", limit)
 	}
+	// A ceiling below the budget: its soft limit.
+	tripped := make(chan string, 1)
+	stop = Start(Limits{MaxMemory: 56 << 20}, func(msg string) { tripped <- msg })
+	waitLimit(func() int64 { return 56<<20 - 7<<20 })
+	stop()
 
 	Reading("apps/big/nodes.yaml", 10)
 	stop = Start(Limits{MaxMemory: 1}, func(msg string) { got <- msg })
