@@ -40,6 +40,20 @@ func outOfProcess(a Analyzer) bool {
 	return ok && o.OutOfProcess()
 }
 
+// Long is implemented by analyzers that take a large share of a run's
+// time on large inputs (the API server's validation of every object): the
+// runner starts them right after the out-of-process ones, so that the
+// short analyzers fill the other processors meanwhile instead of the
+// longest starting last and running alone.
+type Long interface {
+	Long() bool
+}
+
+func long(a Analyzer) bool {
+	l, ok := a.(Long)
+	return ok && l.Long()
+}
+
 // SortAnalyzers sorts analyzers by name.
 func SortAnalyzers(as []Analyzer) {
 	slices.SortStableFunc(as, func(a, b Analyzer) int {

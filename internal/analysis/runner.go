@@ -69,25 +69,21 @@ func RunAnalyzers(ctx context.Context, opts RunOptions) (*Result, error) {
 		res.Analyzers = append(res.Analyzers, a.Metadata().Name)
 	}
 	// Out-of-process analyzers first, without a processor slot: their
-	// goroutine mostly waits for the plugin, which works meanwhile.
-	for _, external := range []bool{true, false} {
-		for i, a := range analyzers {
-			if outOfProcess(a) != external {
-				continue
-			}
-			name := res.Analyzers[i]
-			wg.Add(1)
-			if !external {
-				sem <- struct{}{}
-			}
-			go func() {
-				defer wg.Done()
-				if !external {
-					defer func() { <-sem }()
-				}
-				errs[i] = runOne(ctx, a, c.forAnalyzer(name))
-			}()
+	// goroutine mostly waits for the plugin, which works meanwhile. Then
+	// the long ones, then the rest (each group in name order).
+	for _, i := range startOrder(analyzers) {
+		a, name, external := analyzers[i], res.Analyzers[i], outOfProcess(analyzers[i])
+		wg.Add(1)
+		if !external {
+			sem <- struct{}{}
 		}
+		go func() {
+			defer wg.Done()
+			if !external {
+				defer func() { <-sem }()
+			}
+			errs[i] = runOne(ctx, a, c.forAnalyzer(name))
+		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -102,6 +98,26 @@ func RunAnalyzers(ctx context.Context, opts RunOptions) (*Result, error) {
 	}
 	res.Findings = findings
 	return res, nil
+}
+
+// startOrder is the order the runner starts analyzers (sorted by name) in:
+// the indices of the out-of-process ones, the long ones, then the rest.
+func startOrder(analyzers []Analyzer) []int {
+	rank := func(a Analyzer) int {
+		switch {
+		case outOfProcess(a):
+			return 0
+		case long(a):
+			return 1
+		}
+		return 2
+	}
+	order := make([]int, len(analyzers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return rank(analyzers[x]) - rank(analyzers[y]) })
+	return order
 }
 
 func runOne(ctx context.Context, a Analyzer, c *Context) (err error) {

@@ -309,3 +309,27 @@ func TestRetiredCodeReported(t *testing.T) {
 		t.Fatalf("err = %v, want the retired code refused", err)
 	}
 }
+
+type longOne struct{ fakeAnalyzer }
+
+func (longOne) Long() bool { return true }
+
+// TestStartOrder: out-of-process analyzers start first, then the long
+// ones, then the rest, each group in name order, whatever the names.
+func TestStartOrder(t *testing.T) {
+	as := []Analyzer{
+		fakeAnalyzer{name: "a.short"},
+		longOne{fakeAnalyzer{name: "b.long"}},
+		fakeAnalyzer{name: "c.short"},
+		external{},
+		longOne{fakeAnalyzer{name: "y.long"}},
+	}
+	SortAnalyzers(as)
+	var got []string
+	for _, i := range startOrder(as) {
+		got = append(got, as[i].Metadata().Name)
+	}
+	if want := "zz.external b.long y.long a.short c.short"; strings.Join(got, " ") != want {
+		t.Errorf("start order %v, want %s", got, want)
+	}
+}

@@ -32,6 +32,10 @@ func (BuiltinKinds) Metadata() analysis.Metadata {
 	}
 }
 
+// Long implements analysis.Long: validation is most of the analysis of a
+// large repository, and starts before the short analyzers.
+func (BuiltinKinds) Long() bool { return true }
+
 // Analyze implements analysis.Analyzer.
 func (BuiltinKinds) Analyze(ctx context.Context, c *analysis.Context) error {
 	var objs []*manifest.Object

@@ -29,6 +29,10 @@ func (CustomResources) Metadata() analysis.Metadata {
 	}
 }
 
+// Long implements analysis.Long: validation is most of the analysis of a
+// large repository, and starts before the short analyzers.
+func (CustomResources) Long() bool { return true }
+
 // Analyze implements analysis.Analyzer.
 func (CustomResources) Analyze(ctx context.Context, c *analysis.Context) error {
 	cat := catalog(c)
