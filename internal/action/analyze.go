@@ -11,6 +11,7 @@ import (
 	"github.com/routeguard/routeguard/internal/pipeline"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/report"
+	"github.com/routeguard/routeguard/internal/resultcache"
 )
 
 // Analyze renders apps (or reads a stream on standard input, path "-") and
@@ -23,6 +24,8 @@ type Analyze struct {
 	Color  bool
 	// Reports are more reports of the same findings (--report).
 	Reports []report.Target
+	// Cache keeps validation results between runs.
+	Cache CacheOptions
 	// Profile is a directory to write a CPU and a heap profile of the run
 	// into (default: $ROUTEGUARD_PROFILE; none when both are empty).
 	Profile string
@@ -57,8 +60,11 @@ func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeRes
 	}
 	defer stopProfile()
 	res := &AnalyzeResult{}
+	cache, notices := a.Cache.open(env)
+	res.Notices = append(res.Notices, notices...)
+	defer func() { res.Notices = append(res.Notices, cache.close()...) }()
 	for _, p := range paths {
-		out, err := a.path(ctx, env, p)
+		out, err := a.path(ctx, env, p, cache.cache)
 		if err != nil {
 			return res, err
 		}
@@ -76,7 +82,7 @@ func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeRes
 
 // path renders (or reads from stdin) one input and takes it through the
 // pipeline.
-func (a *Analyze) path(ctx context.Context, env Env, path string) (*pipeline.Outcome, error) {
+func (a *Analyze) path(ctx context.Context, env Env, path string, cache *resultcache.Cache) (*pipeline.Outcome, error) {
 	opts, err := a.Render.options(env, path)
 	if err != nil {
 		return nil, err
@@ -88,6 +94,7 @@ func (a *Analyze) path(ctx context.Context, env Env, path string) (*pipeline.Out
 	// A source directory may hold ${VAR} references that Flux substitutes
 	// when it applies the objects (docs/validation.md).
 	an.Cluster.SubstitutedOnApply = true
+	an.ResultCache = cache
 	in := pipeline.Input{ConfigFile: a.Analysis.ConfigFile}
 	if path != "-" {
 		// Chart dependencies are built as Argo CD builds them (file://

@@ -7,6 +7,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/resultcache"
 )
 
 // Context is what an analyzer sees: the rendered set, the context objects,
@@ -29,6 +30,7 @@ type shared struct {
 	present    map[nsKind]bool
 	unrendered []UnrenderedScope
 	cluster    Cluster
+	results    *resultcache.Cache
 
 	memoMu sync.Mutex
 	memo   map[string]*memoEntry
@@ -66,11 +68,14 @@ func newContext(opts RunOptions) *Context {
 	}
 	s := &shared{set: set, contextSet: contextSet, defaultNS: defaultNS,
 		memo: map[string]*memoEntry{}, clusterGK: clusterScopedKinds(set, contextSet),
-		unrendered: slices.Clone(opts.Unrendered), cluster: opts.Cluster}
+		unrendered: slices.Clone(opts.Unrendered), cluster: opts.Cluster, results: opts.ResultCache}
 	c := &Context{shared: s}
 	c.present = c.presence(set, contextSet)
 	return c
 }
+
+// ResultCache returns the run's cache of per-object results (nil: none).
+func (c *Context) ResultCache() *resultcache.Cache { return c.results }
 
 // forAnalyzer returns a view of c that stamps findings with name.
 func (c *Context) forAnalyzer(name string) *Context {

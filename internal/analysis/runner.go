@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/resultcache"
 )
 
 // RunOptions is the input of one analysis run.
@@ -28,6 +29,9 @@ type RunOptions struct {
 	// build's failures): settled with the analyzers' findings (severity
 	// overrides, suppressions, order). Their codes must be in the catalog.
 	Prior []Finding
+	// ResultCache, when set, keeps the results of the costliest per-object
+	// checks (the API server's validation) by content, across runs.
+	ResultCache *resultcache.Cache
 }
 
 // Result is the outcome of a run.

@@ -1,6 +1,9 @@
 package apiserver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"sync"
@@ -27,7 +30,12 @@ type CRD struct {
 
 	v1       *apiextensionsv1.CustomResourceDefinition // as decoded; each version is converted when it is compiled
 	compiled map[string]*compiledOnce
+	digest   func() string
 }
+
+// Digest is the SHA-256 (hex) of the CRD as decoded: what its objects'
+// validation depends on, for keys of cached results.
+func (c *CRD) Digest() string { return c.digest() }
 
 // Version is one version of a CRD, as its spec declares it.
 type Version struct {
@@ -95,6 +103,16 @@ func parsedCRD(v1 *apiextensionsv1.CustomResourceDefinition, origin string) (*CR
 		return nil, fmt.Errorf("%s: CustomResourceDefinition %s names no group or kind", origin, v1.Name)
 	}
 	c.v1 = v1
+	c.digest = sync.OnceValue(func() string {
+		// Encoding a decoded CRD cannot fail; the origin is part of the
+		// digest should it ever (no two CRDs then share it).
+		data, err := json.Marshal(v1)
+		if err != nil {
+			data = []byte("unencodable CRD of " + origin)
+		}
+		sum := sha256.Sum256(data)
+		return hex.EncodeToString(sum[:])
+	})
 	for _, v := range v1.Spec.Versions {
 		ver := Version{Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated}
 		if v.DeprecationWarning != nil {

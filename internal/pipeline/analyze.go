@@ -11,6 +11,7 @@ import (
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/pluginhost"
+	"github.com/routeguard/routeguard/internal/resultcache"
 )
 
 // Analysis says how to analyze a prepared outcome.
@@ -25,6 +26,9 @@ type Analysis struct {
 	ContextPaths ContextRenderer
 	// Plugins says where plugin binaries may come from.
 	Plugins PluginHost
+	// ResultCache keeps validation results across runs (--cache-dir);
+	// nil: none.
+	ResultCache *resultcache.Cache
 	// Analyzers run in process besides the built-in ones (the benchmark
 	// binary links Istio's analyzers in this way; argocd analyze adds the
 	// coverage of each cluster's Applications).
@@ -86,7 +90,8 @@ func (o *Outcome) Analyze(ctx context.Context, a Analysis) error {
 	o.Unrendered = a.Unrendered
 	settled := gctune.Settled() // the objects are decoded; the analysis mostly makes garbage
 	res, err := analysis.RunAnalyzers(ctx, analysis.RunOptions{Set: o.Set, ContextSet: ctxSet, Config: settings,
-		Analyzers: analyzers, DefaultNamespace: a.DefaultNamespace, Unrendered: a.Unrendered, Prior: a.Prior, Cluster: a.Cluster})
+		Analyzers: analyzers, DefaultNamespace: a.DefaultNamespace, Unrendered: a.Unrendered, Prior: a.Prior, Cluster: a.Cluster,
+		ResultCache: a.ResultCache})
 	settled()
 	if err != nil {
 		return fmt.Errorf("analyzing: %w", err)

@@ -51,9 +51,14 @@ func (BuiltinKinds) Analyze(ctx context.Context, c *analysis.Context) error {
 		}
 		var res *apiserver.Result
 		if apiserver.IsBuiltinValidated(gv.WithKind(o.Kind)) {
-			res, err = apiserver.ValidateBuiltin(ctx, c.Namespace(o), o.Body)
+			res, err = cached(c, o, []string{"Builtin"}, func() (*apiserver.Result, error) {
+				return apiserver.ValidateBuiltin(ctx, c.Namespace(o), o.Body)
+			})
 		} else {
-			res, _, err = apiserver.DecodeBuiltin(o.Body)
+			res, err = cached(c, o, []string{"DecodeBuiltin"}, func() (*apiserver.Result, error) {
+				res, _, err := apiserver.DecodeBuiltin(o.Body)
+				return res, err
+			})
 		}
 		if err != nil {
 			if ctx.Err() != nil {

@@ -173,7 +173,9 @@ func served(cands []apiserver.Candidate, version string) int {
 // validateAgainst validates o; a CRD whose version does not compile is an
 // RG5008 finding (and a nil result).
 func validateAgainst(ctx context.Context, c *analysis.Context, cand apiserver.Candidate, o *manifest.Object) (*apiserver.Result, error) {
-	res, err := cand.CRD.ValidateCustomResource(ctx, o.Version(), c.Namespace(o), o.Body)
+	res, err := cached(c, o, []string{"CustomResource", cand.CRD.Digest(), o.Version()}, func() (*apiserver.Result, error) {
+		return cand.CRD.ValidateCustomResource(ctx, o.Version(), c.Namespace(o), o.Body)
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
