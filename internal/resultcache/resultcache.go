@@ -48,6 +48,7 @@ type Cache struct {
 	maxItem int64
 
 	hits, misses, corrupt, written atomic.Int64
+	shards                         sync.Map // shard directories made or checked
 	writeMu                        sync.Mutex
 	writeErr                       error // the first failed write (said once)
 }
@@ -221,13 +222,19 @@ func (c *Cache) Put(k Key, value []byte) {
 }
 
 func (c *Cache) write(path string, data []byte) error {
-	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	shard := filepath.Dir(path)
+	// Each shard is made (or checked: a directory, not a link) once per
+	// run: creating a file costs enough system time already.
+	if _, ok := c.shards.Load(shard); !ok {
+		if err := os.Mkdir(shard, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if st, err := os.Lstat(shard); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", shard)
+		}
+		c.shards.Store(shard, true)
 	}
-	if st, err := os.Lstat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", filepath.Dir(path))
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	tmp, err := os.CreateTemp(shard, ".tmp-*")
 	if err != nil {
 		return err
 	}
