@@ -11,8 +11,9 @@ import (
 // grows with the input lets the collector run a few times per run instead
 // of every time the heap grows by 30-70% of the live objects. On the
 // synthetic repository of 10,000 objects (3 MB of YAML) the budget is
-// about 100 MiB: 18% less CPU than GOGC 30 for ~10 MB more peak RSS
-// (BENCHMARKS.md); GOGC=off with a limit of 140 MiB saved 29% for 50 MB.
+// about 100 MiB: the collector's share of the CPU fell from 43% to 28%
+// for ~9 MB more peak RSS (BENCHMARKS.md, issue 34); GOGC=off with a limit
+// of 140 MiB saved more CPU for ~50 MB more.
 const (
 	BudgetBase   = 64 << 20
 	BudgetFactor = 12
