@@ -5,10 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/routeguard/routeguard/test/harness"
 )
 
 // examplesRepo commits a copy of examples/ as a repository's only commit;
@@ -18,18 +16,7 @@ func examplesRepo(t *testing.T) (dir string, edit func(file, old, new string)) {
 	t.Helper()
 	dir = t.TempDir()
 	copyDir(t, "../../examples", filepath.Join(dir, "examples"))
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, _ := r.Worktree()
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Unix(1700000000, 0).UTC()}
-	if _, err := wt.Commit("base", &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
-		t.Fatal(err)
-	}
+	harness.CommitAll(t, dir)
 	return dir, func(file, old, new string) {
 		p := filepath.Join(dir, file)
 		data, err := os.ReadFile(p)

@@ -5,10 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/routeguard/routeguard/test/harness"
 )
 
 // A cluster whose app Kustomization leaves a variable unset (a Grafana
@@ -180,18 +178,7 @@ func slices0(s []string) string {
 // that ships Flux 2.9 makes the unset variable an error in the head only.
 func TestFluxDiffStrictPerRevision(t *testing.T) {
 	dir := strictRepo(t, map[string]string{"flux/instance.yaml": instanceRelease})
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, _ := r.Worktree()
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Unix(1700000000, 0).UTC()}
-	if _, err := wt.Commit("base", &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
-		t.Fatal(err)
-	}
+	harness.CommitAll(t, dir)
 	stdout, stderr, code := runIn(t, dir, "flux", "diff", "--base", "HEAD", "clusters/prod")
 	if code != ExitOK || strings.Contains(stdout+stderr, "RG0101") {
 		t.Fatalf("unchanged Flux 2.8.5 tree: exit %d\n%s\n%s", code, stdout, stderr)
