@@ -1,14 +1,10 @@
 package resultcache
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,8 +20,8 @@ const (
 	DefaultEntryBytes = 1 << 20
 )
 
-// magic opens every entry: its format, then the hex key.
-const magic = "routeguard-result-cache v1 "
+// flushBytes is how much a run keeps in memory before it writes a pack.
+const flushBytes = 32 << 20
 
 // Options of Open.
 type Options struct {
@@ -48,9 +44,16 @@ type Cache struct {
 	maxItem int64
 
 	hits, misses, corrupt, written atomic.Int64
-	shards                         sync.Map // shard directories made or checked
-	writeMu                        sync.Mutex
-	writeErr                       error // the first failed write (said once)
+
+	loadOnce sync.Once
+	index    map[Key]location // the packs of earlier runs, read once
+	packs    []*pack
+
+	mu           sync.Mutex
+	pending      map[Key][]byte // written by this run, not yet in a pack
+	pendingBytes int64
+	flushed      map[Key][]byte // written by this run, in a pack
+	writeErr     error          // the first failed write (said once)
 }
 
 // Open opens (creating it 0700) the cache directory dir. It refuses a
@@ -108,147 +111,90 @@ func KeyOf(parts ...[]byte) Key {
 
 // entryKey is the key of an entry on disk: the caller's key within this
 // build.
-func (c *Cache) entryKey(k Key) string {
-	e := KeyOf([]byte("routeguard result cache"), []byte(c.build), k[:])
-	return hex.EncodeToString(e[:])
+func (c *Cache) entryKey(k Key) Key {
+	return KeyOf([]byte("routeguard result cache"), []byte(c.build), k[:])
 }
 
-func (c *Cache) path(hexKey string) string {
-	return filepath.Join(c.dir, hexKey[:2], hexKey)
-}
-
-// Get returns the result kept for k. An entry that does not verify (cut
-// short, altered, another key's, too large) is a miss, counted in Stats
-// and removed.
+// Get returns the result kept for k: written by this run, or found in a
+// pack of an earlier one. An entry that does not verify (its pack cut
+// short or altered) is a miss, counted in Stats, and its pack removed.
 func (c *Cache) Get(k Key) ([]byte, bool) {
-	hexKey := c.entryKey(k)
-	path := c.path(hexKey)
-	data, err := readEntry(path, c.maxItem+int64(len(magic)+2*sha256.Size+2*64))
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			c.corrupt.Add(1)
-			os.Remove(path)
-		}
+	ek := c.entryKey(k)
+	c.mu.Lock()
+	v, ok := c.pending[ek]
+	if !ok {
+		v, ok = c.flushed[ek]
+	}
+	c.mu.Unlock()
+	if ok {
+		c.hits.Add(1)
+		return v, true
+	}
+	c.loadOnce.Do(c.loadIndex)
+	loc, ok := c.index[ek]
+	if !ok {
 		c.misses.Add(1)
 		return nil, false
 	}
-	value, ok := verify(data, hexKey)
-	if !ok {
+	value, err := loc.pack.read(loc)
+	if err != nil {
 		c.corrupt.Add(1)
 		c.misses.Add(1)
-		os.Remove(path)
+		loc.pack.discard()
 		return nil, false
 	}
 	c.hits.Add(1)
 	return value, true
 }
 
-// readEntry reads a regular file (never through a link) of at most limit
-// bytes.
-func readEntry(path string, limit int64) ([]byte, error) {
-	f, err := openNoFollow(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() || st.Size() > limit {
-		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", path, limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
-	}
-	return data, nil
-}
-
-// An entry is: magic, the hex entry key, "\n", the hex SHA-256 of the
-// value, "\n", the value.
-func encode(hexKey string, value []byte) []byte {
-	sum := sha256.Sum256(value)
-	var b bytes.Buffer
-	b.Grow(len(magic) + len(hexKey) + 2 + 2*len(sum) + len(value))
-	b.WriteString(magic)
-	b.WriteString(hexKey)
-	b.WriteByte('\n')
-	b.WriteString(hex.EncodeToString(sum[:]))
-	b.WriteByte('\n')
-	b.Write(value)
-	return b.Bytes()
-}
-
-func verify(data []byte, hexKey string) ([]byte, bool) {
-	head := magic + hexKey + "\n"
-	if !bytes.HasPrefix(data, []byte(head)) {
-		return nil, false
-	}
-	rest := data[len(head):]
-	sumHex, value, ok := bytes.Cut(rest, []byte("\n"))
-	if !ok || len(sumHex) != 2*sha256.Size {
-		return nil, false
-	}
-	sum := sha256.Sum256(value)
-	if hex.EncodeToString(sum[:]) != string(sumHex) {
-		return nil, false
-	}
-	return value, true
-}
-
-// Put keeps value as the result for k: written to a temporary file (0600)
-// and renamed into place, so that a reader never sees half an entry. A
-// value larger than the entry bound is not kept; a failed write is said
-// once by Stats, never an error of the run.
+// Put keeps value as the result for k. Results are collected and written
+// as one pack when the run closes the cache (or when they pass
+// flushBytes): one file per run instead of one per object, which made a
+// cold run pay for ten thousand file creations. A value larger than the
+// entry bound is not kept; a failed write is said once by Stats, never an
+// error of the run.
 func (c *Cache) Put(k Key, value []byte) {
 	if int64(len(value)) > c.maxItem {
 		return
 	}
-	hexKey := c.entryKey(k)
-	path := c.path(hexKey)
-	if err := c.write(path, encode(hexKey, value)); err != nil {
-		c.writeMu.Lock()
+	ek := c.entryKey(k)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[ek]; ok {
+		return
+	}
+	if c.pending == nil {
+		c.pending = map[Key][]byte{}
+	}
+	c.pending[ek] = value
+	c.pendingBytes += int64(len(value))
+	if c.pendingBytes >= flushBytes {
+		c.flushLocked()
+	}
+}
+
+// flushLocked writes the pending results as one pack (c.mu held). They
+// stay readable from memory for the rest of the run.
+func (c *Cache) flushLocked() {
+	if len(c.pending) == 0 {
+		return
+	}
+	n, err := writePack(c.dir, c.pending)
+	if err != nil {
 		if c.writeErr == nil {
 			c.writeErr = err
 		}
-		c.writeMu.Unlock()
-		return
+	} else {
+		c.written.Add(int64(n))
 	}
-	c.written.Add(1)
-}
-
-func (c *Cache) write(path string, data []byte) error {
-	shard := filepath.Dir(path)
-	// Each shard is made (or checked: a directory, not a link) once per
-	// run: creating a file costs enough system time already.
-	if _, ok := c.shards.Load(shard); !ok {
-		if err := os.Mkdir(shard, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if st, err := os.Lstat(shard); err != nil || !st.IsDir() {
-			return fmt.Errorf("%s is not a directory", shard)
-		}
-		c.shards.Store(shard, true)
+	if c.flushed == nil {
+		c.flushed = map[Key][]byte{}
 	}
-	tmp, err := os.CreateTemp(shard, ".tmp-*")
-	if err != nil {
-		return err
+	for k, v := range c.pending {
+		c.flushed[k] = v
 	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	c.pending = nil
+	c.pendingBytes = 0
 }
 
 // Stats are what a run did with the cache.
@@ -261,10 +207,18 @@ type Stats struct {
 // entries go until it holds at most three quarters of MaxBytes) and
 // returns the run's figures.
 func (c *Cache) Close() Stats {
+	c.mu.Lock()
+	c.flushLocked()
+	c.flushed = nil
+	c.mu.Unlock()
+	c.loadOnce.Do(func() {})
+	for _, p := range c.packs {
+		p.f.Close()
+	}
 	s := Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Corrupt: c.corrupt.Load(), Written: c.written.Load()}
-	c.writeMu.Lock()
+	c.mu.Lock()
 	s.WriteErr = c.writeErr
-	c.writeMu.Unlock()
+	c.mu.Unlock()
 	if s.Written > 0 {
 		s.Evicted = c.evict()
 	}
@@ -277,40 +231,73 @@ type entry struct {
 	mod  time.Time
 }
 
+// evict removes the oldest packs while the directory holds more than
+// MaxBytes (down to three quarters of it) or more than maxPacks packs.
+// Entries of routeguard builds before packs (one file each, in
+// two-letter directories) count and go the same way; another process's
+// temporary file goes only when it is an hour old.
 func (c *Cache) evict() int64 {
 	var entries []entry
 	var total int64
-	shards, _ := os.ReadDir(c.dir)
-	for _, sh := range shards {
-		if !sh.IsDir() || len(sh.Name()) != 2 {
+	packs := 0
+	add := func(p string, info os.FileInfo) {
+		if !info.Mode().IsRegular() {
+			return
+		}
+		if strings.HasPrefix(info.Name(), ".tmp-") && time.Since(info.ModTime()) < time.Hour {
+			return // another process's write in progress
+		}
+		if strings.HasPrefix(info.Name(), packPrefix) {
+			packs++
+		}
+		entries = append(entries, entry{p, info.Size(), info.ModTime()})
+		total += info.Size()
+	}
+	top, _ := os.ReadDir(c.dir)
+	for _, d := range top {
+		info, err := d.Info()
+		if err != nil {
 			continue
 		}
-		files, _ := os.ReadDir(filepath.Join(c.dir, sh.Name()))
+		if !d.IsDir() {
+			add(filepath.Join(c.dir, d.Name()), info)
+			continue
+		}
+		if len(d.Name()) != 2 {
+			continue
+		}
+		files, _ := os.ReadDir(filepath.Join(c.dir, d.Name()))
 		for _, f := range files {
-			info, err := f.Info()
-			if err != nil || !info.Mode().IsRegular() {
-				continue
+			if info, err := f.Info(); err == nil {
+				add(filepath.Join(c.dir, d.Name(), f.Name()), info)
 			}
-			p := filepath.Join(c.dir, sh.Name(), f.Name())
-			if strings.HasPrefix(f.Name(), ".tmp-") && time.Since(info.ModTime()) < time.Hour {
-				continue // another process's write in progress
-			}
-			entries = append(entries, entry{p, info.Size(), info.ModTime()})
-			total += info.Size()
 		}
 	}
-	if total <= c.max {
+	if total <= c.max && packs <= maxPacks {
 		return 0
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return a.mod.Compare(b.mod) })
+	slices.SortFunc(entries, func(a, b entry) int {
+		if n := a.mod.Compare(b.mod); n != 0 {
+			return n
+		}
+		return strings.Compare(a.path, b.path)
+	})
 	var evicted int64
 	for _, e := range entries {
-		if total <= c.max/4*3 {
+		isPack := strings.HasPrefix(filepath.Base(e.path), packPrefix)
+		overBytes, overPacks := total > c.max/4*3, packs > maxPacks
+		if !overBytes && !overPacks {
 			break
+		}
+		if !overBytes && !isPack {
+			continue
 		}
 		if os.Remove(e.path) == nil {
 			total -= e.size
 			evicted++
+			if isPack {
+				packs--
+			}
 		}
 	}
 	return evicted

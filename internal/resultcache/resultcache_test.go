@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -67,43 +68,129 @@ func TestKeysDoNotCollide(t *testing.T) {
 	}
 }
 
-// TestCorruptEntries: an entry cut short, altered, holding another key's
-// result, replaced by a link or too large is a miss, counted and removed.
-func TestCorruptEntries(t *testing.T) {
+// onlyPack returns the one pack in dir.
+func onlyPack(t *testing.T, dir string) string {
+	t.Helper()
+	packs, _ := filepath.Glob(filepath.Join(dir, packPrefix+"*"))
+	if len(packs) != 1 {
+		t.Fatalf("%d packs in %s, want 1", len(packs), dir)
+	}
+	return packs[0]
+}
+
+// TestPackedAcrossRuns: a run's results are one file, read by the next
+// run.
+func TestPackedAcrossRuns(t *testing.T) {
 	dir := t.TempDir()
-	c := open(t, dir, Options{MaxEntryBytes: 64})
-	k, other := KeyOf([]byte("k")), KeyOf([]byte("other"))
-	path := c.path(c.entryKey(k))
+	c := open(t, dir, Options{})
+	for i := range 100 {
+		c.Put(KeyOf([]byte{byte(i)}), []byte{byte(i), 'v'})
+	}
+	if s := c.Close(); s.Written != 100 {
+		t.Fatalf("stats %+v", s)
+	}
+	onlyPack(t, dir)
+	c2 := open(t, dir, Options{})
+	for i := range 100 {
+		v, ok := c2.Get(KeyOf([]byte{byte(i)}))
+		if !ok || !bytes.Equal(v, []byte{byte(i), 'v'}) {
+			t.Fatalf("entry %d: %q, %t", i, v, ok)
+		}
+	}
+	if _, ok := c2.Get(KeyOf([]byte("absent"))); ok {
+		t.Error("hit for a key never put")
+	}
+	if s := c2.Close(); s.Hits != 100 || s.Misses != 1 || s.Written != 0 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// TestCorruptPacks: a pack cut short, altered, with records pointing
+// elsewhere, replaced by a link or holding too large a value is a miss,
+// counted, and the pack removed; it is never a result.
+func TestCorruptPacks(t *testing.T) {
+	k := KeyOf([]byte("k"))
 	secret := filepath.Join(t.TempDir(), "secret")
 	os.WriteFile(secret, []byte("not routeguard's"), 0o600)
+	valueAt := func(data []byte) int { return len(data) - len(`{"v":1}`) }
 	for _, tc := range []struct {
 		name  string
-		spoil func()
+		spoil func(path string)
 	}{
-		{"cut short", func() { data, _ := os.ReadFile(path); os.WriteFile(path, data[:len(data)-3], 0o600) }},
-		{"value altered", func() { data, _ := os.ReadFile(path); data[len(data)-2] ^= 1; os.WriteFile(path, data, 0o600) }},
-		{"another key's entry", func() {
-			os.WriteFile(path, encode(c.entryKey(other), []byte(`{"v":2}`)), 0o600)
+		{"cut short", func(p string) { data, _ := os.ReadFile(p); os.WriteFile(p, data[:len(data)-3], 0o600) }},
+		{"index cut short", func(p string) { data, _ := os.ReadFile(p); os.WriteFile(p, data[:len(packMagic)+10], 0o600) }},
+		{"value altered", func(p string) { data, _ := os.ReadFile(p); data[valueAt(data)+2] ^= 1; os.WriteFile(p, data, 0o600) }},
+		{"offset altered", func(p string) {
+			data, _ := os.ReadFile(p)
+			data[len(packMagic)+4+2*32+7] ^= 0x40
+			os.WriteFile(p, data, 0o600)
 		}},
-		{"a link", func() { os.Remove(path); os.Symlink(secret, path) }},
-		{"too large", func() { os.WriteFile(path, encode(c.entryKey(k), bytes.Repeat([]byte("x"), 10<<10)), 0o600) }},
-		{"garbage", func() { os.WriteFile(path, []byte("garbage"), 0o600) }},
+		{"count altered", func(p string) { data, _ := os.ReadFile(p); data[len(packMagic)] = 0xff; os.WriteFile(p, data, 0o600) }},
+		{"a link", func(p string) { os.Remove(p); os.Symlink(secret, p) }},
+		{"garbage", func(p string) { os.WriteFile(p, []byte("garbage"), 0o600) }},
 	} {
+		dir := t.TempDir()
+		c := open(t, dir, Options{MaxEntryBytes: 64})
 		c.Put(k, []byte(`{"v":1}`))
-		tc.spoil()
-		before := c.corrupt.Load()
-		if v, ok := c.Get(k); ok {
+		c.Close()
+		path := onlyPack(t, dir)
+		tc.spoil(path)
+		c2 := open(t, dir, Options{MaxEntryBytes: 64})
+		if v, ok := c2.Get(k); ok {
 			t.Errorf("%s: read %q", tc.name, v)
 		}
-		if c.corrupt.Load() != before+1 {
-			t.Errorf("%s: not counted as corrupt", tc.name)
+		if s := c2.Close(); s.Corrupt != 1 {
+			t.Errorf("%s: %d counted as corrupt, want 1", tc.name, s.Corrupt)
 		}
 		if _, err := os.Lstat(path); !os.IsNotExist(err) {
-			t.Errorf("%s: entry left in place", tc.name)
+			t.Errorf("%s: pack left in place", tc.name)
 		}
+	}
+	// A value over the entry bound of the reading run is refused too.
+	dir := t.TempDir()
+	c := open(t, dir, Options{})
+	c.Put(k, bytes.Repeat([]byte("x"), 10<<10))
+	c.Close()
+	c2 := open(t, dir, Options{MaxEntryBytes: 64})
+	if _, ok := c2.Get(k); ok {
+		t.Error("read a value over the entry bound")
 	}
 	if data, _ := os.ReadFile(secret); string(data) != "not routeguard's" {
 		t.Error("the link's target was touched")
+	}
+}
+
+// TestConcurrentRuns: runs writing and reading the same directory at once
+// each find every result, their own or the others'.
+func TestConcurrentRuns(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := open(t, dir, Options{})
+			for i := range 200 {
+				k := KeyOf([]byte{byte(w)}, []byte{byte(i)})
+				if v, ok := c.Get(k); ok {
+					t.Errorf("writer %d: hit before put: %q", w, v)
+				}
+				c.Put(k, []byte{byte(w), byte(i)})
+			}
+			c.Close()
+		}()
+	}
+	wg.Wait()
+	c := open(t, dir, Options{})
+	for w := range 4 {
+		for i := range 200 {
+			if v, ok := c.Get(KeyOf([]byte{byte(w)}, []byte{byte(i)})); !ok || !bytes.Equal(v, []byte{byte(w), byte(i)}) {
+				t.Fatalf("writer %d entry %d: %q, %t", w, i, v, ok)
+			}
+		}
+	}
+	if s := c.Close(); s.Corrupt != 0 {
+		t.Errorf("stats %+v", s)
 	}
 }
 
@@ -133,24 +220,34 @@ func TestOpenRefuses(t *testing.T) {
 	}
 }
 
-// TestEviction: past MaxBytes the oldest entries go, down to three
-// quarters of it; entries over the entry bound are not kept.
+// TestEviction: past MaxBytes the oldest packs go, down to three
+// quarters of it, and past maxPacks the oldest packs go; entries over the
+// entry bound are not kept; files of builds before packs count and go.
 func TestEviction(t *testing.T) {
 	dir := t.TempDir()
-	c := open(t, dir, Options{MaxBytes: 10 << 10, MaxEntryBytes: 1 << 10})
+	os.Mkdir(filepath.Join(dir, "ab"), 0o700)
+	legacy := filepath.Join(dir, "ab", "ab01")
+	os.WriteFile(legacy, bytes.Repeat([]byte("l"), 900), 0o600)
+	old := time.Now().Add(-200 * time.Minute)
+	os.Chtimes(legacy, old, old)
 	value := bytes.Repeat([]byte("v"), 900)
 	var keys []Key
 	for i := range 20 {
+		c := open(t, dir, Options{MaxBytes: 10 << 10, MaxEntryBytes: 1 << 10})
 		k := KeyOf([]byte{byte(i)})
 		keys = append(keys, k)
 		c.Put(k, value)
+		c.Put(KeyOf([]byte("big")), bytes.Repeat([]byte("v"), 2<<10))
+		c.Close()
+		newest := ""
+		packs, _ := filepath.Glob(filepath.Join(dir, packPrefix+"*"))
+		for _, p := range packs {
+			if st, _ := os.Stat(p); time.Since(st.ModTime()) < time.Minute {
+				newest = p
+			}
+		}
 		old := time.Now().Add(time.Duration(i-100) * time.Minute)
-		os.Chtimes(c.path(c.entryKey(k)), old, old)
-	}
-	c.Put(KeyOf([]byte("big")), bytes.Repeat([]byte("v"), 2<<10))
-	s := c.Close()
-	if s.Written != 20 || s.Evicted == 0 {
-		t.Fatalf("stats %+v: want 20 written and some evicted", s)
+		os.Chtimes(newest, old, old)
 	}
 	var total int64
 	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
@@ -159,8 +256,11 @@ func TestEviction(t *testing.T) {
 		}
 		return nil
 	})
-	if total > 10<<10/4*3 {
-		t.Errorf("%d bytes left, want at most %d", total, 10<<10/4*3)
+	if total > 10<<10 {
+		t.Errorf("%d bytes left, want at most %d", total, 10<<10)
+	}
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Error("the oldest file (of an earlier build) survived eviction")
 	}
 	c2 := open(t, dir, Options{MaxBytes: 10 << 10})
 	if _, ok := c2.Get(keys[0]); ok {
@@ -168,6 +268,19 @@ func TestEviction(t *testing.T) {
 	}
 	if _, ok := c2.Get(keys[19]); !ok {
 		t.Error("the newest entry was evicted")
+	}
+	if _, ok := c2.Get(KeyOf([]byte("big"))); ok {
+		t.Error("an entry over the entry bound was kept")
+	}
+
+	many := t.TempDir()
+	for i := range maxPacks + 5 {
+		c := open(t, many, Options{})
+		c.Put(KeyOf([]byte{byte(i)}), []byte("v"))
+		c.Close()
+	}
+	if packs, _ := filepath.Glob(filepath.Join(many, packPrefix+"*")); len(packs) != maxPacks {
+		t.Errorf("%d packs kept, want %d", len(packs), maxPacks)
 	}
 }
 
