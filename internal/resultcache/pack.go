@@ -51,7 +51,6 @@ type location struct {
 type pack struct {
 	path string
 	f    *os.File
-	size int64
 	once sync.Once // discard
 }
 
@@ -200,7 +199,7 @@ func (c *Cache) readIndex(path string, f *os.File) (*pack, map[Key]location, err
 	if _, err := io.ReadFull(f, records); err != nil {
 		return nil, nil, err
 	}
-	p := &pack{path: path, f: f, size: size}
+	p := &pack{path: path, f: f}
 	locs := make(map[Key]location, count)
 	valuesStart := int64(len(head)) + count*recordSize
 	for r := records; len(r) > 0; r = r[recordSize:] {
