@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -147,11 +148,25 @@ func (c *Cache) loadIndex() {
 	if len(packs) > maxPacks {
 		packs = packs[:maxPacks]
 	}
-	for _, fp := range packs {
-		p, locs, err := c.openPack(fp.path)
+	paths := make([]string, len(packs))
+	for i, fp := range packs {
+		paths[i] = fp.path
+	}
+	c.openPacks(paths)
+}
+
+// openPacks reads the indexes of packs, newest first. A pack gone since
+// the directory was listed (another run evicted it) is skipped; one that
+// does not hold together is counted corrupt and removed.
+func (c *Cache) openPacks(paths []string) {
+	for _, path := range paths {
+		p, locs, err := c.openPack(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			c.corrupt.Add(1)
-			os.Remove(fp.path)
+			os.Remove(path)
 			continue
 		}
 		c.packs = append(c.packs, p)

@@ -194,6 +194,63 @@ func TestConcurrentRuns(t *testing.T) {
 	}
 }
 
+// TestPackEvictedWhileListed: a pack another run removes between this
+// run's listing of the directory and its opening of the pack (concurrent
+// generations in the Argo CD sidecar evict each other's packs) is a miss,
+// never a corrupt entry (which would print a note), and the other packs
+// are still read.
+func TestPackEvictedWhileListed(t *testing.T) {
+	dir := t.TempDir()
+	for w := range 2 {
+		c := open(t, dir, Options{})
+		c.Put(KeyOf([]byte{byte(w)}), []byte{byte(w)})
+		c.Close()
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, packPrefix+"*"))
+	if len(files) != 2 {
+		t.Fatalf("packs %v", files)
+	}
+	gone := open(t, dir, Options{})
+	kept := open(t, dir, Options{})
+	gone.loadOnce.Do(func() {})
+	gone.index = map[Key]location{}
+	gone.openPacks(files)
+	// Which pack holds which key: read each with a run of its own.
+	var keep, evict string
+	for _, f := range files {
+		c := open(t, dir, Options{})
+		c.loadOnce.Do(func() {})
+		c.index = map[Key]location{}
+		c.openPacks([]string{f})
+		if _, ok := c.Get(KeyOf([]byte{0})); ok {
+			evict = f
+		} else {
+			keep = f
+		}
+		c.Close()
+	}
+	if err := os.Remove(evict); err != nil {
+		t.Fatal(err)
+	}
+	kept.loadOnce.Do(func() {})
+	kept.index = map[Key]location{}
+	kept.openPacks([]string{evict, keep})
+	if _, ok := kept.Get(KeyOf([]byte{0})); ok {
+		t.Error("a result of the removed pack was read")
+	}
+	if v, ok := kept.Get(KeyOf([]byte{1})); !ok || !bytes.Equal(v, []byte{1}) {
+		t.Errorf("the pack still there was not read: %q, %t", v, ok)
+	}
+	if s := kept.Close(); s.Corrupt != 0 {
+		t.Errorf("a pack evicted by another run counted corrupt: %+v", s)
+	}
+	// A run that had the pack open before it went still reads it.
+	if v, ok := gone.Get(KeyOf([]byte{0})); !ok || !bytes.Equal(v, []byte{0}) {
+		t.Errorf("an open pack removed by another run: %q, %t", v, ok)
+	}
+	gone.Close()
+}
+
 func TestOpenRefuses(t *testing.T) {
 	root := t.TempDir()
 	target := filepath.Join(root, "target")
