@@ -125,10 +125,13 @@ func (b *Bed) startArgo(ctx context.Context, o ArgoOptions) (*Argo, error) {
 	if err := os.Symlink(b.Routeguard, filepath.Join(rgDir, "routeguard")); err != nil {
 		return nil, err
 	}
+	// Its validation cache, as cmp/repo-server-sidecar.yaml sets it: a
+	// directory of its own, outside the repositories it unpacks.
+	cacheDir := filepath.Join(b.Procs.Root, "routeguard-cache", "validation")
 	if a.CMPServer, err = b.Procs.Start(StartOptions{
 		Name: "argocd-cmp-server", Path: bin, Argv0: "argocd-cmp-server",
 		Args: []string{"--config-dir-path", o.PluginConfigDir, "--loglevel", "info"},
-		Env:  append(append([]string{"PATH=" + rgDir + ":" + os.Getenv("PATH")}, common...), dataDirs("argocd-cmp-server")...),
+		Env:  append(append([]string{"PATH=" + rgDir + ":" + os.Getenv("PATH"), "ROUTEGUARD_CACHE_DIR=" + cacheDir}, common...), dataDirs("argocd-cmp-server")...),
 	}); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,12 @@ import (
 // CMPGenerate renders and analyzes the working directory as the Argo CD
 // Application asks (its build environment: ARGOCD_APP_*, plugin env and
 // parameters), routeguard's Config Management Plugin's generate.
-type CMPGenerate struct{}
+type CMPGenerate struct {
+	// Cache keeps validation results between generations: only in a
+	// directory named by its Dir or $ROUTEGUARD_CACHE_DIR (the sidecar's
+	// emptyDir), never inside the unpacked repository.
+	Cache CacheOptions
+}
 
 // CMPGenerateResult is the gate's verdict and, when it passes, the
 // manifests.
@@ -33,7 +38,7 @@ type CMPGenerateResult struct {
 }
 
 // Run generates the app in the working directory.
-func (CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error) {
+func (c CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error) {
 	app, err := readCMP(env)
 	if err != nil {
 		return nil, err
@@ -41,11 +46,17 @@ func (CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error)
 	view := clusterView(ctx, env, app.req, app.build)
 	an := *app.analysis
 	an.ContextObjects, an.Unrendered, an.Analyzers = view.objects, view.unrendered, view.analyzers
+	opts := c.Cache
+	opts.NamedOnly = true
+	opts.Outside = append(opts.Outside[:len(opts.Outside):len(opts.Outside)], app.req.Render.RepoRoot, app.req.Render.Path)
+	cache, cacheNotices := opts.open(env)
+	an.ResultCache = cache.cache
 	rendered, out, err := renderApp(ctx, app.req.Render, pipeline.Input{}, cmpChanges(*app.req), &an)
+	cacheNotices = append(cacheNotices, cache.close()...)
 	if err != nil {
 		return nil, err
 	}
-	res := &CMPGenerateResult{Notices: append(view.notices, out.Notices...)}
+	res := &CMPGenerateResult{Notices: append(append(view.notices, out.Notices...), cacheNotices...)}
 	res.add(out)
 	label := cmp.Or(app.build.SourcePath, ".")
 	if rendered.Path != "" && rendered.Path != "." {

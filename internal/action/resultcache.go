@@ -1,8 +1,10 @@
 package action
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/resultcache"
@@ -11,12 +13,23 @@ import (
 // CacheOptions say where validation results are kept between runs
 // (internal/resultcache).
 type CacheOptions struct {
-	// Dir holds the results (default: routeguard/validation in the user
-	// cache directory, from $XDG_CACHE_HOME or $HOME).
+	// Dir holds the results (default: $ROUTEGUARD_CACHE_DIR, else
+	// routeguard/validation in the user cache directory, from
+	// $XDG_CACHE_HOME or $HOME, unless NamedOnly).
 	Dir string
 	// Off keeps no results and reads none.
 	Off bool
+	// NamedOnly caches only in a directory named by Dir or
+	// $ROUTEGUARD_CACHE_DIR, never in the user cache directory (cmp
+	// generate: the sidecar's home is on its read-only root file system).
+	NamedOnly bool
+	// Outside are directories the cache must not be in (the repository
+	// being read: a pack it holds could replay results it forged).
+	Outside []string
 }
+
+// CacheDirEnv names the cache directory when no flag does.
+const CacheDirEnv = "ROUTEGUARD_CACHE_DIR"
 
 // runCache is the result cache of one action and what it says about it.
 type runCache struct {
@@ -32,14 +45,20 @@ func (o CacheOptions) open(env Env) (*runCache, []notice.Notice) {
 		return rc, nil
 	}
 	dir := o.Dir
+	if dir == "" && env.Getenv != nil {
+		dir = env.Getenv(CacheDirEnv)
+	}
 	if dir == "" {
 		base := userCacheDir(env.Getenv)
-		if base == "" {
+		if base == "" || o.NamedOnly {
 			return rc, nil
 		}
 		dir = filepath.Join(base, "routeguard", "validation")
 	}
 	rc.dir = dir
+	if err := outside(env, dir, o.Outside); err != nil {
+		return rc, []notice.Notice{notice.Notef("validation results are not cached: %v", err)}
+	}
 	build, err := resultcache.BuildID()
 	if err == nil {
 		rc.cache, err = resultcache.Open(dir, resultcache.Options{Build: build})
@@ -88,4 +107,48 @@ func userCacheDir(getenv func(string) string) string {
 		return filepath.Join(home, ".cache")
 	}
 	return ""
+}
+
+// outside says why dir may not hold the cache: it is (or, through a
+// symbolic link, resolves to a place) inside one of roots.
+func outside(env Env, dir string, roots []string) error {
+	if len(roots) == 0 {
+		return nil
+	}
+	abs := func(p string) string {
+		if !filepath.IsAbs(p) && env.Getwd != nil {
+			if cwd, err := env.Getwd(); err == nil {
+				p = filepath.Join(cwd, p)
+			}
+		}
+		return resolved(filepath.Clean(p))
+	}
+	d := abs(dir)
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		root := abs(r)
+		if rel, err := filepath.Rel(root, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("the cache directory %s is inside the repository being read (%s); name one outside it (%s, or --cache-dir)", dir, r, CacheDirEnv)
+		}
+	}
+	return nil
+}
+
+// resolved is p with the symbolic links of its longest existing prefix
+// resolved (the rest does not exist yet).
+func resolved(p string) string {
+	rest := ""
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(p, rest)
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
 }

@@ -2,11 +2,16 @@ package argocdcmp
 
 import (
 	"os"
+	"path"
+	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
+
+	"github.com/routeguard/routeguard/internal/resultcache"
 )
 
 // TestInstallComponent builds cmp/ (the Kustomize component) on top of
@@ -74,7 +79,8 @@ func TestInstallComponent(t *testing.T) {
 		"/var/run/argocd":                            "var-files",
 		"/home/argocd/cmp-server/plugins":            "plugins",
 		"/home/argocd/cmp-server/config/plugin.yaml": "routeguard-cmp-plugin",
-		"/tmp": "routeguard-cmp-tmp",
+		"/tmp":                  "routeguard-cmp-tmp",
+		"/var/cache/routeguard": "routeguard-cmp-cache",
 	}
 	for path, vol := range want {
 		if mounts[path] != vol {
@@ -91,6 +97,75 @@ func TestInstallComponent(t *testing.T) {
 	if _, ok := vols["var-files"]; !ok {
 		t.Error("Argo CD's var-files volume was lost")
 	}
+	checkCache(t, "cmp/ (Kustomize)", sidecar, vols)
 	out, _ := yaml.Marshal(sidecar)
 	t.Logf("sidecar:\n%s", out)
+}
+
+// TestHelmValuesCache: cmp/helm-values.yaml gives the argo-cd chart's
+// sidecar the same validation cache as the Kustomize component.
+func TestHelmValuesCache(t *testing.T) {
+	data, err := os.ReadFile("../../cmp/helm-values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values struct {
+		RepoServer struct {
+			ExtraContainers []map[string]any `json:"extraContainers"`
+			Volumes         []map[string]any `json:"volumes"`
+		} `json:"repoServer"`
+	}
+	if err := yaml.Unmarshal(data, &values); err != nil {
+		t.Fatal(err)
+	}
+	if len(values.RepoServer.ExtraContainers) != 1 {
+		t.Fatalf("%d extra containers, want the routeguard sidecar only", len(values.RepoServer.ExtraContainers))
+	}
+	vols := map[string]map[string]any{}
+	for _, v := range values.RepoServer.Volumes {
+		vols[v["name"].(string)] = v
+	}
+	checkCache(t, "cmp/helm-values.yaml", values.RepoServer.ExtraContainers[0], vols)
+}
+
+// checkCache: the sidecar's ROUTEGUARD_CACHE_DIR is a directory below the
+// mount of an emptyDir of its own (the root file system is read-only; the
+// emptyDir's root belongs to root, so routeguard makes its own 0700
+// directory in it), larger than the cache's bound, and neither the
+// unpacked repositories' /tmp nor any other volume.
+func checkCache(t *testing.T, what string, sidecar map[string]any, vols map[string]map[string]any) {
+	t.Helper()
+	dir := ""
+	for _, e := range sidecar["env"].([]any) {
+		if e := e.(map[string]any); e["name"] == "ROUTEGUARD_CACHE_DIR" {
+			dir, _ = e["value"].(string)
+		}
+	}
+	if !path.IsAbs(dir) {
+		t.Fatalf("%s: ROUTEGUARD_CACHE_DIR = %q, want an absolute path", what, dir)
+	}
+	vol, mountPath := "", ""
+	for _, vm := range sidecar["volumeMounts"].([]any) {
+		v := vm.(map[string]any)
+		mp := v["mountPath"].(string)
+		if strings.HasPrefix(dir, mp+"/") && len(mp) > len(mountPath) {
+			vol, mountPath = v["name"].(string), mp
+		}
+		if v["readOnly"] == true && vol == v["name"] {
+			t.Errorf("%s: the cache volume is mounted read-only", what)
+		}
+	}
+	if vol != "routeguard-cmp-cache" || mountPath == "/tmp" || dir == mountPath {
+		t.Fatalf("%s: ROUTEGUARD_CACHE_DIR %s is on volume %q at %q, want a directory below the mount of routeguard-cmp-cache", what, dir, vol, mountPath)
+	}
+	ed, ok := vols[vol]["emptyDir"].(map[string]any)
+	if !ok {
+		t.Fatalf("%s: volume %s is not an emptyDir: %v", what, vol, vols[vol])
+	}
+	limit, err := resource.ParseQuantity(ed["sizeLimit"].(string))
+	// The bound is exceeded while concurrent generations write before one
+	// of them evicts.
+	if err != nil || limit.Value() <= resultcache.DefaultMaxBytes {
+		t.Errorf("%s: sizeLimit %v (%v), want more than the cache's 256 MiB bound", what, ed["sizeLimit"], err)
+	}
 }

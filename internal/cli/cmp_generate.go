@@ -11,22 +11,25 @@ import (
 )
 
 func newCMPGenerateCommand(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var g action.CMPGenerate
+	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Render and analyze the app; print the manifests, or fail with a report Argo CD shows as the app's ComparisonError",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			return runBuffered(ctx, env, "cmp generate", func() cmpOutcome { return cmpGenerate(ctx, env) })
+			return runBuffered(ctx, env, "cmp generate", func() cmpOutcome { return cmpGenerate(ctx, env, g) })
 		},
 	}
+	registerCache(cmd.Flags(), &g.Cache, "$"+action.CacheDirEnv+" (the sidecar's emptyDir), else none; never inside the repository")
+	return cmd
 }
 
 // cmpGenerate prints only manifests; on findings at the failing severity
 // it prints only the report on stderr (Argo CD shows it as the
 // ComparisonError), before the notices.
-func cmpGenerate(ctx context.Context, env *Env) cmpOutcome {
-	res, err := action.CMPGenerate{}.Run(ctx, env.action())
+func cmpGenerate(ctx context.Context, env *Env, g action.CMPGenerate) cmpOutcome {
+	res, err := g.Run(ctx, env.action())
 	if err != nil {
 		return cmpFail(ExitError, "%v", err)
 	}

@@ -30,6 +30,13 @@ func registerRender(fs *pflag.FlagSet, o *action.RenderOptions) {
 }
 
 // registerAnalysis binds the flags of every command that runs the analysis.
+// registerCache binds --cache-dir and --no-cache (the validation result
+// cache); def says where results go without --cache-dir.
+func registerCache(fs *pflag.FlagSet, o *action.CacheOptions, def string) {
+	fs.StringVar(&o.Dir, "cache-dir", "", "keep validation results in this directory and reuse those of unchanged objects (default: "+def+")")
+	fs.BoolVar(&o.Off, "no-cache", false, "neither read nor keep validation results (--cache-dir)")
+}
+
 func registerAnalysis(cmd *cobra.Command, o *action.AnalysisOptions) {
 	cmd.Flags().Var(&failOnFlag{&o.FailOn}, "fail-on", "lowest severity that fails the run: "+strings.Join(analysis.FailOnNames, ", ")+" (default: failOn of .routeguard.yaml, else error)")
 	cmd.Flags().StringVar(&o.ConfigFile, "config", "", "path of the .routeguard.yaml to use (default: the app's, else the repository root's)")

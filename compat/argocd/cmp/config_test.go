@@ -160,7 +160,7 @@ func TestHelmValuesMatchPluginYAML(t *testing.T) {
 			t.Errorf("plugin.yaml must come from argocd-cmp-cm key routeguard.yaml, got subPath %v", mm["subPath"])
 		}
 	}
-	for path, vol := range map[string]string{"/var/run/argocd": "var-files", "/home/argocd/cmp-server/plugins": "plugins", "/tmp": "routeguard-cmp-tmp"} {
+	for path, vol := range map[string]string{"/var/run/argocd": "var-files", "/home/argocd/cmp-server/plugins": "plugins", "/tmp": "routeguard-cmp-tmp", "/var/cache/routeguard": "routeguard-cmp-cache"} {
 		if mounts[path] != vol {
 			t.Errorf("mount %s = %q, want %q", path, mounts[path], vol)
 		}

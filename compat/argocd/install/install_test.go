@@ -140,11 +140,26 @@ func TestSidecarOnArgoCDInstall(t *testing.T) {
 		mounts[m.MountPath] = m.Name
 	}
 	if mounts["/var/run/argocd"] != "var-files" || mounts["/home/argocd/cmp-server/plugins"] != "plugins" ||
-		mounts["/home/argocd/cmp-server/config/plugin.yaml"] != "routeguard-cmp-plugin" || mounts["/tmp"] != "routeguard-cmp-tmp" {
+		mounts["/home/argocd/cmp-server/config/plugin.yaml"] != "routeguard-cmp-plugin" || mounts["/tmp"] != "routeguard-cmp-tmp" ||
+		mounts["/var/cache/routeguard"] != "routeguard-cmp-cache" {
 		t.Errorf("sidecar mounts %v", mounts)
 	}
 	if volumes["routeguard-cmp-plugin"].ConfigMap == nil || volumes["routeguard-cmp-plugin"].ConfigMap.Name != cm.Name || volumes["routeguard-cmp-tmp"].EmptyDir == nil {
 		t.Errorf("volumes routeguard-cmp-plugin %+v, routeguard-cmp-tmp %+v", volumes["routeguard-cmp-plugin"], volumes["routeguard-cmp-tmp"])
+	}
+	// The validation cache: its own emptyDir (the root file system is
+	// read-only), ROUTEGUARD_CACHE_DIR a directory below its mount.
+	if ed := volumes["routeguard-cmp-cache"].EmptyDir; ed == nil || ed.SizeLimit == nil || ed.SizeLimit.Value() <= 256<<20 {
+		t.Errorf("volume routeguard-cmp-cache %+v: want an emptyDir above the cache's 256 MiB bound", volumes["routeguard-cmp-cache"])
+	}
+	cacheDir := ""
+	for _, e := range sidecar.Env {
+		if e.Name == "ROUTEGUARD_CACHE_DIR" {
+			cacheDir = e.Value
+		}
+	}
+	if !strings.HasPrefix(cacheDir, "/var/cache/routeguard/") {
+		t.Errorf("ROUTEGUARD_CACHE_DIR = %q, want a directory below the routeguard-cmp-cache mount", cacheDir)
 	}
 	// Argo CD's copyutil init container copies argocd (argocd-cmp-server is a
 	// link to it) into var-files; the repo-server mounts the plugins socket
