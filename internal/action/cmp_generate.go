@@ -20,6 +20,10 @@ type CMPGenerate struct {
 	// directory named by its Dir or $ROUTEGUARD_CACHE_DIR (the sidecar's
 	// emptyDir), never inside the unpacked repository.
 	Cache CacheOptions
+	// Profile is a directory to write a CPU and a heap profile of the
+	// generation into (default: $ROUTEGUARD_PROFILE; none when both are
+	// empty).
+	Profile string
 }
 
 // CMPGenerateResult is the gate's verdict and, when it passes, the
@@ -39,6 +43,11 @@ type CMPGenerateResult struct {
 
 // Run generates the app in the working directory.
 func (c CMPGenerate) Run(ctx context.Context, env Env) (*CMPGenerateResult, error) {
+	stopProfile, err := startProfile(env, c.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	defer stopProfile()
 	app, err := readCMP(env)
 	if err != nil {
 		return nil, err

@@ -173,3 +173,32 @@ func TestCMPGenerateCacheConcurrent(t *testing.T) {
 		t.Errorf("%d results kept (%v)", n, err)
 	}
 }
+
+// TestCMPGenerateProfile: --profile DIR and $ROUTEGUARD_PROFILE write both
+// profiles of a generation and leave its output as it is.
+func TestCMPGenerateProfile(t *testing.T) {
+	root := cmpRepo(t)
+	path := "examples/apps/routing/gateways"
+	dir := filepath.Join(root, path)
+	vars := argoEnv("gw", "gateway-infra", path)
+	want, _, _ := runCMPIn(context.Background(), dir, vars, "cmp", "generate")
+	flagDir, envDir := filepath.Join(t.TempDir(), "flag"), filepath.Join(t.TempDir(), "env")
+	for _, r := range []struct {
+		dir  string
+		vars map[string]string
+		args []string
+	}{
+		{flagDir, vars, []string{"--profile", flagDir}},
+		{envDir, copyVars(vars, "ROUTEGUARD_PROFILE", envDir), nil},
+	} {
+		got, stderr, code := runCMPIn(context.Background(), dir, r.vars, append([]string{"cmp", "generate"}, r.args...)...)
+		if got != want || code != 0 || stderr != "" {
+			t.Errorf("%s: exit %d, output changed %t, stderr %q", r.dir, code, got != want, stderr)
+		}
+		for _, f := range []string{"cpu.pprof", "heap.pprof"} {
+			if st, err := os.Stat(filepath.Join(r.dir, f)); err != nil || st.Size() == 0 {
+				t.Errorf("%s: %v", f, err)
+			}
+		}
+	}
+}

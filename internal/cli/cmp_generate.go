@@ -8,6 +8,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/notice"
+	"github.com/routeguard/routeguard/internal/profile"
 )
 
 func newCMPGenerateCommand(env *Env) *cobra.Command {
@@ -22,6 +23,7 @@ func newCMPGenerateCommand(env *Env) *cobra.Command {
 		},
 	}
 	registerCache(cmd.Flags(), &g.Cache, "$"+action.CacheDirEnv+" (the sidecar's emptyDir), else none; never inside the repository")
+	cmd.Flags().StringVar(&g.Profile, "profile", "", "write a CPU and a heap profile of the generation into this directory (cpu.pprof, heap.pprof; default: $"+profile.Env+", else none)")
 	return cmd
 }
 
