@@ -90,17 +90,7 @@ func (o *HealthBundle) Run() (*HealthBundleResult, error) {
 }
 
 // HealthKinds names the kinds routeguard ships health checks for.
-func HealthKinds() []string {
-	checks, err := health.Builtin()
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, c := range checks {
-		out = append(out, c.Kind)
-	}
-	return out
-}
+func HealthKinds() []string { return health.BuiltinKinds() }
 
 // HealthCheck evaluates objects with the Lua check (as Argo CD runs it)
 // and its CEL twin (as Flux runs it) (routeguard health check).

@@ -107,3 +107,21 @@ func TestBundlesDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinKinds: the kinds listed without loading the checks are
+// Builtin's, in its order.
+func TestBuiltinKinds(t *testing.T) {
+	checks, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := BuiltinKinds()
+	if len(got) != len(checks) || len(got) == 0 {
+		t.Fatalf("BuiltinKinds %v, Builtin %d checks", got, len(checks))
+	}
+	for i, c := range checks {
+		if got[i] != c.Kind {
+			t.Errorf("kind %d: %s, Builtin's %s", i, got[i], c.Kind)
+		}
+	}
+}
