@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -12,27 +13,134 @@ import (
 	"unicode/utf8"
 )
 
-// Every template belongs to a live code, fits MaxMessageChars and takes
-// as many arguments as it names.
+// Every template belongs to a live code, and is one a finding can show:
+// its verbs take its arguments in number and kind, it fits
+// MaxMessageChars on one line. Message writes a mismatch into the text
+// (fmt's %!), which a code no fixture reaches would show to users; this
+// test holds every catalog template, reached or not.
 func TestTemplates(t *testing.T) {
-	for code, tpl := range Messages() {
-		c, ok := LookupCode(code)
-		if !ok || c.Retired {
-			t.Errorf("%s: a template for a code the catalog does not hold live", code)
+	n := 0
+	for _, c := range Catalog() {
+		if c.Message.Format == "" {
+			continue
 		}
-		if n := utf8.RuneCountInString(tpl.Format); n > MaxMessageChars || strings.Contains(tpl.Format, "\n") {
-			t.Errorf("%s: template of %d characters (at most %d, one line)", code, n, MaxMessageChars)
+		n++
+		if c.Retired {
+			t.Errorf("%s: a template for a retired code", c.ID)
 		}
-		verbs := strings.Count(tpl.Format, "%") - 2*strings.Count(tpl.Format, "%%")
-		if verbs != len(tpl.Args) {
-			t.Errorf("%s: %d verbs in %q, %d arguments named", code, verbs, tpl.Format, len(tpl.Args))
-		}
-		for _, a := range tpl.Args {
-			if a.Name == "" || (a.Type != Text && a.Type != Number) {
-				t.Errorf("%s: argument %+v has no name or an unknown type", code, a)
-			}
+		for _, p := range templateProblems(c.Message) {
+			t.Errorf("%s: %s", c.ID, p)
 		}
 	}
+	if n != len(Messages()) {
+		t.Errorf("Messages() holds %d templates, the catalog %d", len(Messages()), n)
+	}
+}
+
+// The check refuses each kind of wrong template, and takes right ones.
+func TestTemplateProblems(t *testing.T) {
+	for name, tpl := range map[string]Template{
+		"too few args":  {"%s names %s", text("a")},
+		"too many args": {"%s names", text("a", "b")},
+		"int for %s":    {"%s has %s", []Arg{{"a", Text}, {"n", Number}}},
+		"string for %d": {"%s has %d", text("a", "n")},
+		"string for %q": {"%q", []Arg{{"n", Number}}},
+		"too long":      {strings.Repeat("x", MaxMessageChars+1), nil},
+		"two lines":     {"a\nb", nil},
+		"trailing %":    {"100%", nil},
+		"star width":    {"%*d", []Arg{{"w", Number}, {"n", Number}}},
+		"indexed arg":   {"%[1]s", text("a")},
+		"unknown verb":  {"%z", text("a")},
+		"no name":       {"%s", text("")},
+		"unknown type":  {"%v", []Arg{{"a", "float64"}}},
+	} {
+		if len(templateProblems(tpl)) == 0 {
+			t.Errorf("%s: %q %v passes", name, tpl.Format, tpl.Args)
+		}
+	}
+	for _, tpl := range []Template{
+		{"%s has %d value(s), 100%% %q; %v %v", []Arg{{"a", Text}, {"n", Number}, {"b", Text}, {"c", Text}, {"m", Number}}},
+		{strings.Repeat("x", MaxMessageChars), nil},
+		{"%-8s|%5d|%.3s", []Arg{{"a", Text}, {"n", Number}, {"b", Text}}},
+	} {
+		if p := templateProblems(tpl); len(p) > 0 {
+			t.Errorf("%q: %v", tpl.Format, p)
+		}
+	}
+}
+
+// templateProblems says what is wrong with tpl: a verb for no argument or
+// of the wrong kind (Text takes %s, %q, %v; Number %d, %v), an argument
+// for no verb, a verb routeguard's templates do not use (width or
+// precision from an argument, explicit indexes), a name missing, a format
+// too long or on more than one line. As a second guard it fills the
+// template with a value of each argument's type and refuses any %! fmt
+// writes.
+func templateProblems(tpl Template) []string {
+	var out []string
+	if n := utf8.RuneCountInString(tpl.Format); n > MaxMessageChars {
+		out = append(out, fmt.Sprintf("format of %d characters (at most %d)", n, MaxMessageChars))
+	}
+	if strings.ContainsAny(tpl.Format, "\n\r") {
+		out = append(out, "format on more than one line")
+	}
+	verbs, err := formatVerbs(tpl.Format)
+	if err != nil {
+		out = append(out, err.Error())
+	}
+	if len(verbs) != len(tpl.Args) {
+		out = append(out, fmt.Sprintf("%d verbs in %q, %d arguments", len(verbs), tpl.Format, len(tpl.Args)))
+	}
+	sample := make([]any, len(tpl.Args))
+	for i, a := range tpl.Args {
+		if a.Name == "" {
+			out = append(out, fmt.Sprintf("argument %d has no name", i+1))
+		}
+		var ok string
+		switch a.Type {
+		case Text:
+			ok, sample[i] = "sqv", "x"
+		case Number:
+			ok, sample[i] = "dv", 1
+		default:
+			out = append(out, fmt.Sprintf("argument %s has type %q (not Text or Number)", a.Name, a.Type))
+			continue
+		}
+		if i < len(verbs) && !strings.ContainsRune(ok, verbs[i]) {
+			out = append(out, fmt.Sprintf("verb %%%c for %s argument %s", verbs[i], a.Type, a.Name))
+		}
+	}
+	if s := fmt.Sprintf(tpl.Format, sample...); strings.Contains(s, "%!") {
+		out = append(out, fmt.Sprintf("fmt cannot fill it: %s", s))
+	}
+	return out
+}
+
+// formatVerbs lists the verbs of a fmt format in order (%% is none).
+func formatVerbs(format string) ([]rune, error) {
+	var verbs []rune
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0123456789.", format[i]) >= 0 {
+			i++
+		}
+		if i >= len(format) {
+			return verbs, fmt.Errorf("%q ends in a verb without a letter", format)
+		}
+		switch r := rune(format[i]); {
+		case r == '%':
+		case r == '*' || r == '[':
+			return verbs, fmt.Errorf("%q takes a width, precision or index from its arguments", format)
+		case strings.ContainsRune("sqvd", r):
+			verbs = append(verbs, r)
+		default:
+			return verbs, fmt.Errorf("%q uses verb %%%c (templates use %%s, %%q, %%v, %%d)", format, r)
+		}
+	}
+	return verbs, nil
 }
 
 // Message fills the template and shows what does not fit: a missing, an

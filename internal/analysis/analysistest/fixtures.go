@@ -116,5 +116,8 @@ func runCase(t *testing.T, a analysis.Analyzer, dir string, tc Case) {
 		if f.Message == "" || f.Source.File == "" || f.Source.Line == 0 {
 			t.Errorf("finding %s %s lacks a message or file:line", f.Code, f.Object)
 		}
+		if strings.Contains(f.Message, "%!") {
+			t.Errorf("finding %s %s: its template does not fit its arguments: %s", f.Code, f.Object, f.Message)
+		}
 	}
 }
