@@ -41,12 +41,11 @@ func fluxTransformsUnapplied(root string, nodes []*flux.Node) ([]analysis.Findin
 			seen[cfg.File] = true
 			src := manifest.Source{File: repoRelative(root, cfg.File), Line: cfg.TransformsLine}
 			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: src, Analyzer: "flux",
-				Message: fmt.Sprintf("transforms (%s) of %s are not applied: %s applies what it builds and never runs routeguard; the cluster gets the manifests as written, which this build prints",
-					transformsSummary(t), src.File, n)})
+				Message: analysis.Message(analysis.CodeFluxTransforms, fmt.Sprintf("transforms (%s) of %s are not applied", transformsSummary(t), src.File), n.String())})
 		}
 		if _, ok := flux.SubstituteVariable(n.Object, WeightsVariable); ok {
 			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux",
-				Message: fmt.Sprintf("spec.postBuild.substitute.%s sets no weights: kustomize-controller substitutes ${%s} where the manifests name it and never runs routeguard", WeightsVariable, WeightsVariable)})
+				Message: analysis.Message(analysis.CodeFluxTransforms, fmt.Sprintf("spec.postBuild.substitute.%s sets no weights (kustomize-controller substitutes ${%s} where the manifests name it)", WeightsVariable, WeightsVariable), n.String())})
 		}
 	}
 	return out, nil

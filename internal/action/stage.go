@@ -132,7 +132,7 @@ func runObjects(ctx context.Context, in pipeline.Input, ch pipeline.Changes, a *
 func repeatedObject(d *manifest.DuplicateError) analysis.Finding {
 	return analysis.Finding{Code: analysis.CodeRepeatedObject, Source: d.Second, Analyzer: "render",
 		Object:  analysis.RefOf(d.Object),
-		Message: fmt.Sprintf("%s is defined twice, first at %s; Argo CD applies this one (the last) and reports RepeatedResourceWarning, while a Kustomize or Flux build fails on it; keep one of them", d.Key, d.First)}
+		Message: analysis.Message(analysis.CodeRepeatedObject, d.Key.String(), d.First.String())}
 }
 
 // contextPaths renders a configuration's context paths, each with the

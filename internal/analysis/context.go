@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 
@@ -135,11 +134,6 @@ func (c *Context) Report(f Finding) {
 	c.sinkMu.Lock()
 	c.sink = append(c.sink, f)
 	c.sinkMu.Unlock()
-}
-
-// Reportf reports a finding with code about o, at o's source.
-func (c *Context) Reportf(o *manifest.Object, code, format string, a ...any) {
-	c.Report(Finding{Code: code, Message: fmt.Sprintf(format, a...), Object: c.Ref(o), Source: o.Source})
 }
 
 func (c *Context) findings() []Finding {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/routing"
@@ -18,27 +19,48 @@ func IsRouting(gk manifest.GroupKind) bool { return routing.IsChecked(gk) }
 // add it to analysis.RunOptions.Prior; ok is false when set holds routing
 // objects.
 func NothingChecked(set *manifest.Set, what ObjectRef, src manifest.Source, notBuilt int) (Finding, bool) {
+	detail, ok := NothingCheckedDetail(set, notBuilt)
+	if !ok {
+		return Finding{}, false
+	}
+	return Finding{Code: CodeNothingChecked, Message: NothingCheckedMessage(detail, NothingToCheck), Object: what, Source: src, Analyzer: "build"}, true
+}
+
+// NothingCheckedDetail says what set holds, for the message of
+// NothingChecked's finding: " (it produced 12 objects; ...)"; ok is false
+// when set holds routing objects.
+func NothingCheckedDetail(set *manifest.Set, notBuilt int) (detail string, ok bool) {
 	n := 0
 	if set != nil {
 		for _, o := range set.Objects() {
 			if IsRouting(o.GroupKind()) {
-				return Finding{}, false
+				return "", false
 			}
 			n++
 		}
 	}
-	msg := "the build produced no objects"
+	held := []string{"it produced no objects"}
 	if n > 0 {
-		msg = fmt.Sprintf("the build produced %d objects and not one routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, DestinationRule or ServiceEntry)", n)
+		held[0] = fmt.Sprintf("it produced %d objects", n)
 	}
 	if set != nil {
 		if u := routing.UncheckedIn(set); u != "" {
-			msg += "; it holds " + u + ", which routeguard does not check"
+			held = append(held, "it holds "+u+", which routeguard does not check")
 		}
 	}
 	if notBuilt > 0 {
-		msg += fmt.Sprintf("; %d objects of the tree were skipped or failed to build", notBuilt)
+		held = append(held, fmt.Sprintf("%d objects of the tree were skipped or failed to build", notBuilt))
 	}
-	msg += ", so there was nothing to check; check the path and the skipped sources, or set " + CodeNothingChecked + " to info in .routeguard.yaml where that is expected"
-	return Finding{Code: CodeNothingChecked, Message: msg, Object: what, Source: src, Analyzer: "build"}, true
+	return " (" + strings.Join(held, "; ") + ")", true
+}
+
+// NothingToCheck is the verdict of an RG0100 finding that says nothing
+// more.
+const NothingToCheck = "so there was nothing to check"
+
+// NothingCheckedMessage is the message of a tree build's RG0100 finding:
+// what the build holds (detail, as NothingChecked wrote it) and the
+// verdict.
+func NothingCheckedMessage(detail, verdict string) string {
+	return Message(CodeNothingChecked, "the build", detail, verdict)
 }

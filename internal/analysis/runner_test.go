@@ -29,10 +29,10 @@ func (f fakeAnalyzer) Analyze(_ context.Context, c *Context) error {
 		m["x"] = 1
 	}
 	for _, o := range c.Objects().ByKind("", f.kind) {
-		c.Reportf(o, f.code, "%s is odd", o.Name)
+		c.Report(Finding{Code: f.code, Message: o.Name + " is odd", Object: c.Ref(o), Source: o.Source})
 	}
 	for _, o := range c.ContextObjects().ByKind("", f.kind) {
-		c.Reportf(o, f.code, "%s is odd", o.Name) // must be dropped: context objects are never reported
+		c.Report(Finding{Code: f.code, Message: o.Name + " is odd", Object: c.Ref(o), Source: o.Source}) // must be dropped: context objects are never reported
 	}
 	return f.err
 }

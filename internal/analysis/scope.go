@@ -221,14 +221,14 @@ func lookup(s *manifest.Set, k manifest.Key, defaultNS string) (*manifest.Object
 // absence cannot be judged (see Checkable); the message says why.
 func (c *Context) ReportOutside(o *manifest.Object, what string, target manifest.Key) {
 	why, fix := c.whyUnchecked(target, o.Source.File)
-	c.Reportf(o, CodeUnresolvedOutside, "%s names %s, which cannot be checked: %s; %s", what, target, why, fix)
+	c.ReportCode(o, CodeUnresolvedOutside, what, target.String(), why, fix)
 }
 
 // OutsideMessage is the text of an RG0001 finding: "<what> names
 // <target>, which cannot be checked: <why>; <what to do>".
 func (c *Context) OutsideMessage(what string, target manifest.Key) string {
 	why, fix := c.WhyUnchecked(target)
-	return fmt.Sprintf("%s names %s, which cannot be checked: %s; %s", what, target, why, fix)
+	return Message(CodeUnresolvedOutside, what, target.String(), why, fix)
 }
 
 // WhyUnchecked says why the absence of target cannot be judged (an

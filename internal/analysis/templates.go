@@ -1,11 +1,11 @@
 package analysis
 
-// Most codes' messages are written where they are reported (Reportf),
-// each under MaxMessageChars; a code whose findings say one thing has a
-// template (Code.Message) instead, and its analyzer reports the arguments
-// (ReportCode). A code that says different things at different places (a
-// warning and an error variant, one site per kind of reference) keeps
-// its messages at those places.
+// A code with a template (Code.Message) has its messages made from it: its
+// analyzer reports the code and the template's arguments (ReportCode, or
+// Message where it builds the Finding itself). What a finding means and
+// how to fix it is the code's Description. Codes without a template
+// (TestTemplateCoverage lists them) still write their messages where they
+// report them.
 var templates = func() map[string]Template {
 	m := map[string]Template{}
 	for _, c := range catalog {

@@ -108,7 +108,7 @@ func (b *builder) result() *Result {
 		}
 		first := c[0]
 		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeDependsOnCycle, Object: analysis.RefOf(first.Object), Source: first.Object.Source, Analyzer: "flux",
-			Message: fmt.Sprintf("spec.dependsOn makes a cycle: %s -> %s; none of them ever becomes ready; break the cycle", strings.Join(names, " -> "), names[0])})
+			Message: analysis.Message(analysis.CodeDependsOnCycle, strings.Join(append(names, names[0]), " -> "))})
 	}
 	for _, n := range order {
 		switch n.Status {
@@ -183,14 +183,14 @@ func (b *builder) result() *Result {
 		}
 		for _, d := range n.duplicates {
 			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
-				Message: fmt.Sprintf("%s is applied, differently, by %s and by %s: the last to reconcile wins, so it flips between the two", d.object, d.first.describe(), n.describe())}
+				Message: analysis.Message(analysis.CodeAppliedTwice, d.object.String(), "differently", d.first.describe(), n.describe(), "the last to reconcile wins, so it flips between the two")}
 			if first := d.first.objectByKey(d.object.Key()); first != nil && sameButMetadata(first.Body, d.object.Body) {
 				// The same object from a shared component (an app-template
 				// OCIRepository per app Kustomization, labelled by each
 				// app's commonMetadata): nothing competes; only the one
 				// that applied it last prunes it.
 				f.Severity = analysis.SeverityInfo
-				f.Message = fmt.Sprintf("%s is applied, identically but for labels or annotations, by %s and by %s (a shared component): nothing competes, but each prunes it when it stops applying it", d.object, d.first.describe(), n.describe())
+				f.Message = analysis.Message(analysis.CodeAppliedTwice, d.object.String(), "identically but for labels or annotations", d.first.describe(), n.describe(), "a shared component: nothing competes, but each prunes it when it stops applying it")
 			}
 			r.Findings = append(r.Findings, f)
 		}
@@ -440,6 +440,7 @@ func (r *Result) NothingChecked(objects *manifest.Set, nodes []*Node) []analysis
 	if !ok {
 		return nil
 	}
+	detail, _ := analysis.NothingCheckedDetail(objects, notBuilt)
 	var holding []string
 	for _, n := range nodes {
 		if len(n.RoutingFiles) > 0 {
@@ -462,19 +463,16 @@ func (r *Result) NothingChecked(objects *manifest.Set, nodes []*Node) []analysis
 		// source not built here (an OCI artifact pushed from these
 		// directories) may carry it. Not an error: routeguard cannot tell.
 		f.Severity = analysis.SeverityWarning
-		f.Message = strings.Replace(f.Message, ", so there was nothing to check",
-			fmt.Sprintf(", while %d files of this repository hold routing objects that nothing built reads (%s); if a source that was not built carries them (an OCIRepository pushed from these directories), map it to them with --source KIND/NAMESPACE/NAME=DIR so they are checked",
-				len(unread), strings.Join(firstOf(unread, 3), ", ")), 1)
+		f.Message = analysis.NothingCheckedMessage(detail, fmt.Sprintf("while %d files of this repository hold routing objects that nothing built reads (%s): a source not built here may carry them (--source maps it)",
+			len(unread), strings.Join(firstOf(unread, 3), ", ")))
 		return []analysis.Finding{f}
 	}
 	if len(holding) == 0 {
 		f.Severity = analysis.SeverityInfo
-		f.Message = strings.Replace(f.Message, ", so there was nothing to check; check the path and the skipped sources, or set "+analysis.CodeNothingChecked+" to info in .routeguard.yaml where that is expected",
-			", and what it was built from holds none either (nor do the Kustomizations and HelmReleases that were not built, as far as the repository shows): it routes nothing, so there was nothing to check", 1)
+		f.Message = analysis.NothingCheckedMessage(detail, "and what it was built from holds none either (nor do the Kustomizations and HelmReleases not built, as far as the repository shows): it routes nothing")
 		return []analysis.Finding{f}
 	}
-	f.Message = strings.Replace(f.Message, ", so there was nothing to check",
-		fmt.Sprintf(", while %d of the Kustomizations and HelmReleases that were not built hold routing: %s; none of it was checked", len(holding), strings.Join(firstOf(holding, 5), "; ")), 1)
+	f.Message = analysis.NothingCheckedMessage(detail, fmt.Sprintf("while %d of the Kustomizations and HelmReleases that were not built hold routing: %s; none of it was checked", len(holding), strings.Join(firstOf(holding, 5), "; ")))
 	return []analysis.Finding{f}
 }
 

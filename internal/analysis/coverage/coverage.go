@@ -86,29 +86,30 @@ func (n NothingChecked) Analyze(_ context.Context, c *analysis.Context) error {
 	if u := routing.UncheckedIn(c.Objects()); u != "" {
 		unchecked = " (it holds " + u + ", which routeguard does not check)"
 	}
-	msg := fmt.Sprintf("%s holds no routing object (Ingress, Gateway API Gateway or route, Istio VirtualService, Gateway, "+
-		"DestinationRule, ServiceEntry)%s", n.What, unchecked)
+	msg := func(verdict string) string {
+		return analysis.Message(analysis.CodeNothingChecked, n.What, unchecked, verdict)
+	}
 	if len(n.Holding) > 0 {
 		shown := n.Holding
 		if len(shown) > 5 {
 			shown = append(append([]string(nil), shown[:5]...), fmt.Sprintf("and %d more", len(n.Holding)-5))
 		}
 		c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source,
-			Message: msg + fmt.Sprintf(", while %d of the parts that were not rendered hold routing: %s; none of it was checked, so a clean result here means nothing", len(n.Holding), strings.Join(shown, "; "))})
+			Message: msg(fmt.Sprintf("while %d of the parts that were not rendered hold routing: %s; none of it was checked, so a clean result here means nothing", len(n.Holding), strings.Join(shown, "; ")))})
 		return nil
 	}
 	if unchecked != "" {
 		// It routes, through kinds routeguard does not check: said so.
 		c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source, Severity: analysis.SeverityWarning,
-			Message: msg + ", so its routing was not checked"})
+			Message: msg("so its routing was not checked")})
 		return nil
 	}
-	msg += ", and nothing it was rendered from holds routing as far as this repository shows"
+	verdict := "and nothing it was rendered from holds routing as far as this repository shows"
 	if n.NotRendered > 0 {
-		msg += fmt.Sprintf(" (%d parts were not rendered: what other repositories or charts hold is not known here)", n.NotRendered)
+		verdict += fmt.Sprintf(" (%d parts were not rendered: what other repositories or charts hold is not known here)", n.NotRendered)
 	}
 	c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source, Severity: analysis.SeverityInfo,
-		Message: msg + ": it routes nothing that routeguard can see, so there was nothing to check"})
+		Message: msg(verdict + ": it routes nothing that routeguard can see, so there was nothing to check")})
 	return nil
 }
 

@@ -16,7 +16,14 @@ type attachment struct {
 	scope     analysis.Scope
 	listeners []listener // listeners that accept the route
 	code      string     // why no listener accepts it ("" when some does or it is not checkable)
-	reason    string
+	args      []any      // code's message arguments
+	reason    string     // code's message
+}
+
+// fail records why the route does not attach: code and its message's
+// arguments.
+func (a *attachment) fail(code string, args ...any) {
+	a.code, a.args, a.reason = code, args, analysis.Message(code, args...)
 }
 
 // attach evaluates where ref attaches route, as a Gateway controller would.
@@ -26,8 +33,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		if ref.group == "" && ref.kind == "Service" { // GAMMA: a mesh route on a Service
 			_, a.scope = c.Resolve(ref.key())
 			if a.scope == analysis.ScopeMissing {
-				a.code, a.reason = analysis.CodeParentNotFound,
-					fmt.Sprintf("parentRef names Service %s, which does not exist; fix the name or namespace, or add the Service", analysis.QualifiedName(ref.namespace, ref.name))
+				a.fail(analysis.CodeParentNotFound, "Service", analysis.QualifiedName(ref.namespace, ref.name))
 			}
 		}
 		return a
@@ -36,9 +42,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	a.scope = scope
 	if !scope.Found() {
 		if scope == analysis.ScopeMissing {
-			a.code, a.reason = analysis.CodeParentNotFound,
-				fmt.Sprintf("parentRef names %s %s, which does not exist, so the route attaches nowhere; fix the name or namespace, or add the %s",
-					ref.kind, analysis.QualifiedName(ref.namespace, ref.name), ref.kind)
+			a.fail(analysis.CodeParentNotFound, ref.kind, analysis.QualifiedName(ref.namespace, ref.name))
 		}
 		return a
 	}
@@ -53,9 +57,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	if ref.sectionName != "" {
 		cands = filter(cands, func(l listener) bool { return l.name == ref.sectionName })
 		if len(cands) == 0 {
-			a.code, a.reason = analysis.CodeParentNoSection, fmt.Sprintf(
-				"parentRef sectionName %q names no listener of %s (listeners: %s); use one of them",
-				ref.sectionName, parentName(gwName), names(ls))
+			a.fail(analysis.CodeParentNoSection, ref.sectionName, parentName(gwName), names(ls))
 			return a
 		}
 	}
@@ -63,9 +65,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		before := cands
 		cands = filter(cands, func(l listener) bool { return l.port == ref.port })
 		if len(cands) == 0 {
-			a.code, a.reason = analysis.CodeParentNoPort, fmt.Sprintf(
-				"parentRef port %d matches no listener of %s (%s); use a listener's port or drop the port",
-				ref.port, parentName(gwName), describe(before))
+			a.fail(analysis.CodeParentNoPort, int(ref.port), parentName(gwName), describe(before))
 			return a
 		}
 	}
@@ -73,9 +73,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 	before := cands
 	cands = filter(cands, func(l listener) bool { return contains(defaultKinds(l.protocol, l.tlsMode), kind) })
 	if len(cands) == 0 {
-		a.code, a.reason = analysis.CodeParentProtocol, fmt.Sprintf(
-			"%s cannot attach to %s of %s: the protocol does not carry %ss; pick a listener with a fitting protocol",
-			manifest.Article(kind), describe(before), parentName(gwName), kind)
+		a.fail(analysis.CodeParentProtocol, manifest.Article(kind), describe(before), parentName(gwName), kind)
 		return a
 	}
 	before = cands
@@ -91,9 +89,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		return false
 	})
 	if len(cands) == 0 {
-		a.code, a.reason = analysis.CodeParentKind, fmt.Sprintf(
-			"allowedRoutes.kinds of %s of %s do not include %s; add it there or use another listener",
-			describe(before), parentName(gwName), kind)
+		a.fail(analysis.CodeParentKind, describe(before), parentName(gwName), kind)
 		return a
 	}
 	before = cands
@@ -103,9 +99,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		return ok
 	})
 	if len(cands) == 0 {
-		a.code, a.reason = analysis.CodeParentNamespace, fmt.Sprintf(
-			"allowedRoutes.namespaces of %s of %s (from: %s) do not admit routes from namespace %q; widen allowedRoutes or move the route",
-			describe(before), parentName(gwName), froms(before), routeNS)
+		a.fail(analysis.CodeParentNamespace, describe(before), parentName(gwName), froms(before), routeNS)
 		return a
 	}
 	if kind == "HTTPRoute" || kind == "GRPCRoute" || kind == "TLSRoute" {
@@ -113,9 +107,7 @@ func attach(c *analysis.Context, route *manifest.Object, ref parentRef) attachme
 		before = cands
 		cands = filter(cands, func(l listener) bool { return routeHostnamesMatch(hosts, l) })
 		if len(cands) == 0 {
-			a.code, a.reason = analysis.CodeParentHostname, fmt.Sprintf(
-				"route hostnames [%s] do not intersect the hostname of %s of %s, so the route attaches nowhere there; align the hostnames",
-				strings.Join(hosts, ", "), describe(before), parentName(gwName))
+			a.fail(analysis.CodeParentHostname, strings.Join(hosts, ", "), describe(before), parentName(gwName))
 			return a
 		}
 	}

@@ -49,9 +49,7 @@ func (BackendRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 				checkBackend(c, r, m)
 			}
 			if zero {
-				c.Reportf(r, analysis.CodeBackendZeroWeight,
-					"every backendRef of rule %d has weight 0, so the rule sends no traffic (%s); give one backend a positive weight",
-					i+1, strings.Replace(failure(r.Kind), "routed to it", "matching it", 1))
+				c.ReportCode(r, analysis.CodeBackendZeroWeight, i+1, strings.Replace(failure(r.Kind), "routed to it", "matching it", 1))
 			}
 		}
 	}
@@ -90,9 +88,8 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 		// Kong's controller reads "core" as the core group; the spec's core
 		// group is "", and other implementations reject it. The Service is
 		// still checked.
-		c.Reportf(r, analysis.CodeRefKindUnknown,
-			"backendRef to Service %s says group \"core\": the core group is \"\" (Kong accepts \"core\", other implementations reject it as InvalidKind and %s); write group: \"\"",
-			analysis.QualifiedName(ns, name), failure(r.Kind))
+		c.ReportCode(r, analysis.CodeRefKindUnknown, "backendRef", "core/Service", analysis.QualifiedName(ns, name),
+			`the core group is "", not "core" (Kong accepts "core", other implementations do not)`, failure(r.Kind))
 		group = ""
 	}
 	if group != "" || kind != "Service" {
@@ -102,8 +99,7 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 	key := manifest.Key{Kind: "Service", Namespace: ns, Name: name}
 	port, hasPort := field.Int(b, "port")
 	if !hasPort {
-		c.Reportf(r, analysis.CodeBackendPortMissing,
-			"backendRef to Service %s has no port; a Service backend must name one of the Service's ports", analysis.QualifiedName(ns, name))
+		c.ReportCode(r, analysis.CodeBackendPortMissing, analysis.QualifiedName(ns, name))
 	}
 	svc, scope := c.Resolve(key)
 	switch scope {
@@ -111,22 +107,18 @@ func checkBackend(c *analysis.Context, r *manifest.Object, b map[string]any) {
 		c.ReportOutside(r, "backendRef", key)
 		return
 	case analysis.ScopeMissing:
-		c.Reportf(r, analysis.CodeBackendNotFound,
-			"backendRef names Service %s, which does not exist; %s; fix the name or namespace, or add the Service", analysis.QualifiedName(ns, name), failure(r.Kind))
+		c.ReportCode(r, analysis.CodeBackendNotFound, analysis.QualifiedName(ns, name), failure(r.Kind))
 		return
 	}
 	// The Service is found, so its owner is rendered: a grant admitting the
 	// route would be rendered with it.
 	if ns != routeNS && checkGrant(c, r.Kind, routeNS, key, true) == grantMissing {
-		c.Reportf(r, analysis.CodeBackendNoGrant,
-			"backendRef to Service %s crosses namespaces and no ReferenceGrant in %q admits %ss from %q; %s; add one (from: group %s, kind %s, namespace %s; to: kind Service)",
-			analysis.QualifiedName(ns, name), ns, r.Kind, routeNS, failure(r.Kind), Group, r.Kind, routeNS)
+		c.ReportCode(r, analysis.CodeBackendNoGrant, analysis.QualifiedName(ns, name), ns, r.Kind, routeNS, failure(r.Kind))
 	}
 	// An ExternalName Service is reached at its host on the backendRef's
 	// port as written (where the implementation supports them at all).
 	if hasPort && !servicePorts(svc)[port] && field.String(svc.Body, "spec", "type") != "ExternalName" {
-		c.Reportf(r, analysis.CodeBackendNoPort,
-			"backendRef port %d is not a port of Service %s (ports: %s); %s; use one of them", port, analysis.QualifiedName(ns, name), portList(svc), failure(r.Kind))
+		c.ReportCode(r, analysis.CodeBackendNoPort, int(port), analysis.QualifiedName(ns, name), portList(svc), failure(r.Kind))
 	}
 }
 

@@ -2,6 +2,7 @@ package gatewayapi
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -72,9 +73,7 @@ func (BackendTLSPolicies) Analyze(ctx context.Context, c *analysis.Context) erro
 			if t.section != "" {
 				what += " port " + t.section
 			}
-			c.Reportf(p, analysis.CodeBackendTLSConflict,
-				"targets %s, as %s does, which takes precedence (older, or first by namespace/name); this policy is not Accepted (Conflicted) and does not apply; merge the two or target different ports",
-				what, c.Ref(ps[0]))
+			c.ReportCode(p, analysis.CodeBackendTLSConflict, what, c.Ref(ps[0]).String())
 		}
 	}
 	return nil
@@ -88,9 +87,7 @@ func checkTLSTarget(c *analysis.Context, p *manifest.Object, t tlsTarget) {
 		c.ReportOutside(p, "targetRef", key)
 		return
 	case analysis.ScopeMissing:
-		c.Reportf(p, analysis.CodeBackendTLSTarget,
-			"targetRef names Service %s, which does not exist, so the policy applies to nothing; fix the name or add the Service",
-			analysis.QualifiedName(t.ns, t.name))
+		c.ReportCode(p, analysis.CodeBackendTLSTarget, "Service "+analysis.QualifiedName(t.ns, t.name), "does not exist")
 		return
 	}
 	if t.section == "" {
@@ -101,7 +98,6 @@ func checkTLSTarget(c *analysis.Context, p *manifest.Object, t tlsTarget) {
 			return
 		}
 	}
-	c.Reportf(p, analysis.CodeBackendTLSTarget,
-		"targetRef sectionName %q is not a port name of Service %s (ports: %s), so the policy applies to nothing; use one of the Service's port names",
-		t.section, analysis.QualifiedName(t.ns, t.name), portList(svc))
+	c.ReportCode(p, analysis.CodeBackendTLSTarget, fmt.Sprintf("sectionName %q of Service %s", t.section, analysis.QualifiedName(t.ns, t.name)),
+		"is not a port name of the Service (ports: "+portList(svc)+")")
 }

@@ -76,9 +76,7 @@ func (RouteConflicts) Analyze(ctx context.Context, c *analysis.Context) error {
 		sort.SliceStable(rs, func(i, j int) bool { return precedes(c, rs[i], rs[j]) })
 		winner := rs[0]
 		for _, loser := range rs[1:] {
-			c.Reportf(loser, analysis.CodeRouteConflict,
-				"claims hostname %s with match %s on %s, as %s does; %s wins precedence (older, or first by namespace/name), so this match never receives traffic; remove one or make the matches differ",
-				cl.hostname, cl.match, cl.listener, c.Ref(winner), c.Ref(winner))
+			c.ReportCode(loser, analysis.CodeRouteConflict, cl.hostname, cl.match, cl.listener, c.Ref(winner).String())
 		}
 	}
 	return nil

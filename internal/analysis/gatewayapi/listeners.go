@@ -72,8 +72,7 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 	byName := map[string]listener{}
 	for _, l := range listenersOf(o) {
 		if prev, dup := byName[l.name]; dup && l.name != "" {
-			c.Reportf(o, analysis.CodeListenerDuplicate,
-				"listeners %d and %d are both named %q; listener names must be unique, rename one", prev.index+1, l.index+1, l.name)
+			c.ReportCode(o, analysis.CodeListenerDuplicate, prev.index+1, l.index+1, l.name)
 		} else {
 			byName[l.name] = l
 		}
@@ -91,9 +90,8 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 		switch {
 		case !terminates || len(l.certRefs) > 0 || len(field.Map(l.raw, "tls", "options")) > 0:
 		case l.hasTLS:
-			c.Reportf(o, analysis.CodeListenerNoCert,
-				"listener %q (%s, TLS mode %s) has no tls.certificateRefs (nor tls.options, through which an implementation takes its certificates): it cannot terminate TLS",
-				l.name, l.protocol, l.tlsMode)
+			c.ReportCode(o, analysis.CodeListenerNoCert, l.name, l.protocol+", TLS mode "+l.tlsMode,
+				"tls.certificateRefs (nor tls.options, through which an implementation takes its certificates)", "it cannot terminate TLS")
 		case o.Annotations()[gkeCertMap] != "":
 			// GKE's Gateways take their certificates from a Certificate Manager map.
 		default:
@@ -101,7 +99,8 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 			// 1.6): some implementations serve a default certificate
 			// (Kong), others mark the listener invalid (Istio, Envoy Gateway).
 			c.Report(analysis.Finding{Code: analysis.CodeListenerNoCert, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: o.Source,
-				Message: fmt.Sprintf("listener %q (HTTPS) has no tls: served only where the implementation has a certificate of its own (Kong's default certificate, GKE's %s annotation)", l.name, gkeCertMap)})
+				Message: analysis.Message(analysis.CodeListenerNoCert, l.name, l.protocol, "tls",
+					"served only where the implementation has a certificate of its own (Kong's default certificate, GKE's "+gkeCertMap+" annotation)")})
 		}
 		where := fmt.Sprintf("listener %q certificateRef", l.name)
 		for _, ref := range l.certRefs {
@@ -119,9 +118,7 @@ func checkRouteKinds(c *analysis.Context, o *manifest.Object, l listener) {
 		if k.group != Group || slices.Contains(carried, k.kind) {
 			continue // other groups: implementation-specific route kinds
 		}
-		c.Reportf(o, analysis.CodeListenerRouteKinds,
-			"listener %q (%s) lists %s in allowedRoutes.kinds, but it carries only %s; the listener's ResolvedRefs is False (InvalidRouteKinds); remove the kind or fix its name",
-			l.name, l.protocol, k.kind, strings.Join(carried, ", "))
+		c.ReportCode(o, analysis.CodeListenerRouteKinds, l.name, l.protocol, k.kind, strings.Join(carried, ", "))
 	}
 }
 
@@ -158,13 +155,10 @@ func checkCollisions(c *analysis.Context, gw *manifest.Object) {
 			}
 			conflicted = true
 			if a.owner == b.owner {
-				c.Reportf(b.owner, analysis.CodeListenerConflict,
-					"listeners %q and %q both use %s, so they conflict and do not serve; give them distinct hostnames or ports",
-					a.name, b.name, what)
+				c.ReportCode(b.owner, analysis.CodeListenerConflict, b.name, what, a.name, "of this Gateway", "they conflict and neither serves")
 			} else {
-				c.Reportf(b.owner, analysis.CodeListenerConflict,
-					"listener %q uses %s, as listener %q of %s does, which takes precedence in Gateway %s: this one is not accepted (Conflicted)",
-					b.name, what, a.name, ownerName(c, a.owner), gwName)
+				c.ReportCode(b.owner, analysis.CodeListenerConflict, b.name, what, a.name,
+					"of "+ownerName(c, a.owner)+", which takes precedence in Gateway "+gwName, "this one is not accepted (Conflicted)")
 			}
 			break // one finding per listener
 		}

@@ -2,6 +2,7 @@ package gatewayapi
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -42,9 +43,7 @@ func (ListenerSets) Analyze(ctx context.Context, c *analysis.Context) error {
 			c.ReportOutside(ls, "parentRef", key)
 			continue
 		case analysis.ScopeMissing:
-			c.Reportf(ls, analysis.CodeListenerSetDetached,
-				"parentRef names Gateway %s, which does not exist, so these listeners serve nothing; fix the parentRef or add the Gateway",
-				analysis.QualifiedName(key.Namespace, key.Name))
+			c.ReportCode(ls, analysis.CodeListenerSetDetached, analysis.QualifiedName(key.Namespace, key.Name), "does not exist")
 			continue
 		}
 		if admits, known := listenerSetAdmitted(c, gw, ls); !admits && known {
@@ -52,9 +51,8 @@ func (ListenerSets) Analyze(ctx context.Context, c *analysis.Context) error {
 			if from == "" {
 				from = "None (the default)"
 			}
-			c.Reportf(ls, analysis.CodeListenerSetDetached,
-				"Gateway %s does not admit ListenerSets from namespace %q (spec.allowedListeners.namespaces.from: %s), so these listeners serve nothing; set allowedListeners on the Gateway",
-				analysis.QualifiedName(c.Namespace(gw), gw.Name), c.Namespace(ls), from)
+			c.ReportCode(ls, analysis.CodeListenerSetDetached, analysis.QualifiedName(c.Namespace(gw), gw.Name),
+				fmt.Sprintf("does not admit ListenerSets from namespace %q (spec.allowedListeners.namespaces.from: %s)", c.Namespace(ls), from))
 		}
 	}
 	return nil

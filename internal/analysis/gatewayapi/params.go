@@ -66,8 +66,7 @@ func checkParametersRef(c *analysis.Context, o *manifest.Object, ref map[string]
 	}
 	switch _, scope := c.Resolve(key); scope {
 	case analysis.ScopeMissing:
-		c.Reportf(o, analysis.CodeParametersRef,
-			"parametersRef names %s, which does not exist; %s; fix the reference or add the object", key, consequence)
+		c.ReportCode(o, analysis.CodeParametersRef, key.String(), consequence)
 	case analysis.ScopeOutside:
 		c.ReportOutside(o, "parametersRef", key)
 	}

@@ -41,15 +41,13 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 			// GEP-3793 (experimental): it attaches to every Gateway with
 			// spec.defaultScope All, usually the platform's, elsewhere.
 			if !rendersDefaultGateway(c) {
-				c.Reportf(r, analysis.CodeUnresolvedOutside,
-					"%s attaches to the cluster's default Gateways (spec.useDefaultGateways: All), and this app renders no Gateway with spec.defaultScope: All: where it attaches cannot be checked",
-					r.Kind)
+				c.ReportCode(r, analysis.CodeUnresolvedOutside, "spec.useDefaultGateways: All", "the cluster's default Gateways",
+					"this app renders no Gateway with spec.defaultScope: All", "where the "+r.Kind+" attaches is the cluster's")
 			}
 			continue
 		}
 		if len(refs) == 0 {
-			c.Reportf(r, analysis.CodeRouteNoParents,
-				"%s has no parentRefs, so it attaches to no Gateway and receives no traffic; add spec.parentRefs naming a Gateway", r.Kind)
+			c.ReportCode(r, analysis.CodeRouteNoParents, r.Kind)
 			continue
 		}
 		for _, ref := range refs {
@@ -58,7 +56,7 @@ func (ParentRefs) Analyze(ctx context.Context, c *analysis.Context) error {
 			case a.scope == analysis.ScopeOutside:
 				c.ReportOutside(r, "parentRef", ref.key())
 			case a.code != "":
-				c.Reportf(r, a.code, "%s", a.reason)
+				c.ReportCode(r, a.code, a.args...)
 			}
 		}
 	}

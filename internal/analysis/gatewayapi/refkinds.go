@@ -104,13 +104,10 @@ func checkRefKind(c *analysis.Context, o *manifest.Object, what string, f refFie
 	v := f.verdict(c, gk)
 	switch v {
 	case kindInvalid:
-		c.Reportf(o, analysis.CodeRefKindInvalid,
-			"%s names %s %s, a kind it cannot refer to (accepted: %s); the reference is invalid (InvalidKind) and %s; fix group and kind",
-			what, groupKindString(gk), target.Name, f.accepted(), consequence)
+		c.ReportCode(o, analysis.CodeRefKindInvalid, what, groupKindString(gk), target.Name, f.accepted(), consequence)
 	case kindUnknown:
-		c.Reportf(o, analysis.CodeRefKindUnknown,
-			"%s names %s %s, a kind routeguard does not know and no CRD in this app or its context paths defines; unless the implementation supports it, it is invalid (InvalidKind) and %s",
-			what, groupKindString(gk), target.Name, consequence)
+		c.ReportCode(o, analysis.CodeRefKindUnknown, what, groupKindString(gk), target.Name,
+			"a kind routeguard does not know and no CRD in this app or its context paths defines", consequence)
 	}
 	return v
 }

@@ -57,9 +57,7 @@ func (GatewayTLS) Analyze(ctx context.Context, c *analysis.Context) error {
 				checkTLSRef(c, gw, where, refKindCA, ref, true)
 			}
 			if !https[port] {
-				c.Reportf(gw, analysis.CodeTLSSettings,
-					"tls.frontend.perPort configures client certificate validation for port %d, but no HTTPS listener of this Gateway uses that port, so it applies to nothing; fix the port",
-					port)
+				c.ReportCode(gw, analysis.CodeTLSSettings, "tls.frontend.perPort", fmt.Sprintf("client certificate validation for port %d", port), "no HTTPS listener of this Gateway uses")
 			}
 		}
 		if ref := field.Map(tls, "backend", "clientCertificateRef"); ref != nil {
@@ -94,21 +92,16 @@ func checkTLSRef(c *analysis.Context, o *manifest.Object, where string, f refFie
 		switch checkGrant(c, o.Kind, ownNS, key, scope.Found()) {
 		case grantUnknown:
 			why, fix := c.WhyUnchecked(grantKey(key.Namespace))
-			c.Reportf(o, analysis.CodeUnresolvedOutside,
-				"%s names %s in another namespace; whether a ReferenceGrant there admits it cannot be checked: %s; %s",
-				where, key, why, fix)
+			c.ReportCode(o, analysis.CodeUnresolvedOutside, where, key.String()+" in another namespace, and whether a ReferenceGrant there admits it", why, fix)
 		case grantMissing:
-			c.Reportf(o, analysis.CodeCertificateNoGrant,
-				"%s names %s %s in another namespace and no ReferenceGrant in %q admits %ss from %q; %s; add one (from: group %s, kind %s, namespace %s; to: kind %s)",
-				where, key.Kind, analysis.QualifiedName(key.Namespace, key.Name), key.Namespace, o.Kind, ownNS, consequence, Group, o.Kind, ownNS, key.Kind)
+			c.ReportCode(o, analysis.CodeCertificateNoGrant, where, key.Kind, analysis.QualifiedName(key.Namespace, key.Name), key.Namespace, o.Kind, ownNS, consequence)
 			return
 		}
 	}
 	switch {
 	case scope.Found():
 		if p := tlsdata.ContentProblem(target); p != "" {
-			c.Reportf(o, analysis.CodeTLSRefMalformed,
-				"%s names %s, but %s; the reference is invalid and %s; fix its data", where, key, p, consequence)
+			c.ReportCode(o, analysis.CodeTLSRefMalformed, where, key.String(), p, consequence)
 		}
 	case missingTLSObject(c, o, key):
 		c.ReportCode(o, analysis.CodeTLSRefNotFound, where, key.String(), key.Kind, key.Namespace, consequence)
@@ -145,7 +138,6 @@ func checkTLSOptions(c *analysis.Context, o *manifest.Object, where string, opti
 		return
 	}
 	slices.Sort(bad)
-	c.Reportf(o, analysis.CodeTLSSettings,
-		"%s sets tls.options %s, which are neither domain-prefixed (example.com/option) nor defined by Gateway API; implementations ignore them; use your implementation's prefixed option names",
-		where, strings.Join(bad, ", "))
+	c.ReportCode(o, analysis.CodeTLSSettings, where, "tls.options "+strings.Join(bad, ", "),
+		"are neither domain-prefixed (example.com/option) nor defined by Gateway API")
 }

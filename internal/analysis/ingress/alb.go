@@ -37,15 +37,12 @@ func checkALBAction(c *analysis.Context, ing *manifest.Object, where, action str
 		return
 	}
 	if !ok {
-		c.Reportf(ing, analysis.CodeIngressALBAction,
-			"%s uses port.name %s, so service.name %q names an AWS Load Balancer Controller action, but the annotation %s is missing: the controller cannot build the rule",
-			where, albUseAnnotation, action, key)
+		c.ReportCode(ing, analysis.CodeIngressALBAction, where, albUseAnnotation, action, key, "is missing: the controller cannot build the rule")
 		return
 	}
 	var a albAction
 	if err := json.Unmarshal([]byte(raw), &a); err != nil {
-		c.Reportf(ing, analysis.CodeIngressALBAction,
-			"annotation %s (used by %s) is not valid action JSON: %v; the controller cannot build the rule; fix the JSON", key, where, err)
+		c.ReportCode(ing, analysis.CodeIngressALBAction, where, albUseAnnotation, action, key, "is not valid action JSON ("+err.Error()+"): the controller cannot build the rule")
 		return
 	}
 	if a.ForwardConfig == nil {

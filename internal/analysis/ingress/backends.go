@@ -3,6 +3,7 @@ package ingress
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -80,8 +81,7 @@ func checkService(c *analysis.Context, ing *manifest.Object, where, name string,
 		c.ReportOutside(ing, where, key)
 		return
 	case analysis.ScopeMissing:
-		c.Reportf(ing, analysis.CodeIngressNoService,
-			"%s names Service %s/%s, which does not exist; requests to it get HTTP 503; fix the name or add the Service", where, ns, name)
+		c.ReportCode(ing, analysis.CodeIngressNoService, where, ns+"/"+name)
 		return
 	}
 	if field.String(o.Body, "spec", "type") == "ExternalName" {
@@ -99,16 +99,14 @@ func checkService(c *analysis.Context, ing *manifest.Object, where, name string,
 				return
 			}
 		}
-		c.Reportf(ing, analysis.CodeIngressNoPort,
-			"%s names port %d, which Service %s/%s does not have (ports: %s); use one of them", where, p, ns, name, ports(o))
+		c.ReportCode(ing, analysis.CodeIngressNoPort, where, strconv.FormatInt(int64(p), 10), ns+"/"+name, ports(o))
 	case string:
 		for _, sp := range field.Maps(o.Body, "spec", "ports") {
 			if field.String(sp, "name") == p {
 				return
 			}
 		}
-		c.Reportf(ing, analysis.CodeIngressNoPort,
-			"%s names port %q, which Service %s/%s does not have (ports: %s); use one of them", where, p, ns, name, ports(o))
+		c.ReportCode(ing, analysis.CodeIngressNoPort, where, strconv.Quote(p), ns+"/"+name, ports(o))
 	}
 }
 

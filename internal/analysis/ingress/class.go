@@ -32,9 +32,7 @@ func (Class) Analyze(ctx context.Context, c *analysis.Context) error {
 		// GKE's Ingress controller reads only the annotation: its docs say
 		// a GKE Ingress cannot be named with spec.ingressClassName.
 		if hasAnnot && classNames[annot] != controllerGKE {
-			c.Reportf(ing, analysis.CodeIngressClassAnnot,
-				"the %s annotation (%q) is deprecated; set spec.ingressClassName: %s and remove the annotation",
-				classAnnotation, annot, annot)
+			c.ReportCode(ing, analysis.CodeIngressClassAnnot, classAnnotation, annot)
 		}
 		if field.String(ing.Body, "spec", "ingressClassName") == "" && !hasAnnot && defaultClass(c) == "" {
 			c.ReportCode(ing, analysis.CodeIngressNoClass, defaultClassAnnotation)

@@ -85,9 +85,7 @@ func (DuplicatePaths) Analyze(ctx context.Context, c *analysis.Context) error {
 			class = "(default)"
 		}
 		for _, o := range objs[1:] {
-			c.Reportf(o, analysis.CodeIngressDuplicatePath,
-				"host %s path %s (%s) is also claimed by %s in class %s; which one serves depends on the controller; remove one of the rules",
-				host, cl.path, cl.pathType, c.Ref(objs[0]), class)
+			c.ReportCode(o, analysis.CodeIngressDuplicatePath, host, cl.path, cl.pathType, c.Ref(objs[0]).String(), class)
 		}
 	}
 	return nil

@@ -43,9 +43,7 @@ func (TLSHosts) Analyze(ctx context.Context, c *analysis.Context) error {
 		for _, t := range field.Maps(ing.Body, "spec", "tls") {
 			for _, h := range field.Strings(t, "hosts") {
 				if !covered(h, ruleHosts) {
-					c.Reportf(ing, analysis.CodeIngressTLSHost,
-						"TLS host %s is not served by any rule of this Ingress (rule hosts: %s); add a rule for it or remove it from tls.hosts",
-						h, strings.Join(ruleHosts, ", "))
+					c.ReportCode(ing, analysis.CodeIngressTLSHost, h, strings.Join(ruleHosts, ", "))
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package istioroutes
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -77,20 +78,15 @@ func (Subsets) Analyze(ctx context.Context, c *analysis.Context) error {
 			if !found {
 				if k, ok := uncheckedRule(c, ns, fq); ok {
 					why, fix := c.WhyUnchecked(k)
-					c.Reportf(vs, analysis.CodeUnresolvedOutside,
-						"%s routes to subset %q of host %s, and no DestinationRule for that host is rendered; whether one exists cannot be checked: %s; %s",
-						d.section, d.subset, fq, why, fix)
+					c.ReportCode(vs, analysis.CodeUnresolvedOutside, d.section, fmt.Sprintf("subset %q of host %s (no DestinationRule for the host is rendered)", d.subset, fq), why, fix)
 					continue
 				}
-				c.Reportf(vs, analysis.CodeVirtualServiceSubset,
-					"%s routes to subset %q of host %s, but no DestinationRule for that host exists; requests fail with 503 (no healthy upstream); add a DestinationRule defining the subset",
-					d.section, d.subset, fq)
+				c.ReportCode(vs, analysis.CodeVirtualServiceSubset, d.section, d.subset, fq, "but no DestinationRule for that host exists")
 				continue
 			}
 			slices.Sort(defined)
-			c.Reportf(vs, analysis.CodeVirtualServiceSubset,
-				"%s routes to subset %q of host %s, which no DestinationRule for that host defines (subsets: %s); requests fail with 503; add the subset or fix the name",
-				d.section, d.subset, fq, strings.Join(slices.Compact(defined), ", "))
+			c.ReportCode(vs, analysis.CodeVirtualServiceSubset, d.section, d.subset, fq,
+				"which no DestinationRule for that host defines (subsets: "+strings.Join(slices.Compact(defined), ", ")+")")
 		}
 	}
 	return nil

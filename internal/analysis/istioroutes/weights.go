@@ -3,6 +3,7 @@ package istioroutes
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -32,9 +33,7 @@ func (Weights) Analyze(ctx context.Context, c *analysis.Context) error {
 		for _, route := range routesOf(vs) {
 			if len(route) < 2 {
 				if len(route) == 1 && route[0].hasW && route[0].weight != 100 && route[0].weight != 0 {
-					c.Reportf(vs, analysis.CodeVirtualServiceWeight,
-						"%s has one destination with weight %d; it receives all traffic anyway; set weight 100 or drop it",
-						route[0].section, route[0].weight)
+					c.ReportCode(vs, analysis.CodeVirtualServiceWeight, route[0].section, destName(route[0])+"="+strconv.FormatInt(route[0].weight, 10)+" (its only destination)", int(route[0].weight))
 				}
 				continue
 			}
@@ -42,18 +41,21 @@ func (Weights) Analyze(ctx context.Context, c *analysis.Context) error {
 			var parts []string
 			for _, d := range route {
 				sum += d.weight
-				name := d.host
-				if d.subset != "" {
-					name += "/" + d.subset
-				}
-				parts = append(parts, fmt.Sprintf("%s=%d", name, d.weight))
+				parts = append(parts, fmt.Sprintf("%s=%d", destName(d), d.weight))
 			}
 			if sum != 100 {
-				c.Reportf(vs, analysis.CodeVirtualServiceWeight,
-					"%s splits traffic %s, which adds up to %d, not 100; Istio scales the weights, so the split is not what it reads as; make them add up to 100",
-					route[0].section, strings.Join(parts, ", "), sum)
+				c.ReportCode(vs, analysis.CodeVirtualServiceWeight, route[0].section, strings.Join(parts, ", "), int(sum))
 			}
 		}
 	}
 	return nil
+}
+
+// destName is a destination as the weights message shows it: host, or
+// host/subset.
+func destName(d destination) string {
+	if d.subset != "" {
+		return d.host + "/" + d.subset
+	}
+	return d.host
 }

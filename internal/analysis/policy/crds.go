@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -51,13 +52,9 @@ func (CRDOrdering) Analyze(ctx context.Context, c *analysis.Context) error {
 			p := phase(cr)
 			switch {
 			case p < crdPhase:
-				c.Reportf(cr, analysis.CodeCRDAfterResource,
-					"this %s runs as a %s hook, before its CustomResourceDefinition %s is applied (phase %s), so the first sync fails: the kind is unknown",
-					kind, phaseNames[p], crd.Name, phaseNames[crdPhase])
+				c.ReportCode(cr, analysis.CodeCRDAfterResource, kind, "as a "+phaseNames[p]+" hook", crd.Name, "phase "+phaseNames[crdPhase])
 			case p == crdPhase && wave(cr) < crdWave:
-				c.Reportf(cr, analysis.CodeCRDAfterResource,
-					"this %s is in sync wave %d, before its CustomResourceDefinition %s (wave %d), so Argo CD applies it first and the first sync fails: the kind is unknown; give the CRD the same or a lower %s",
-					kind, wave(cr), crd.Name, crdWave, syncWave)
+				c.ReportCode(cr, analysis.CodeCRDAfterResource, kind, fmt.Sprintf("in %s %d", syncWave, wave(cr)), crd.Name, fmt.Sprintf("wave %d", crdWave))
 			}
 		}
 	}

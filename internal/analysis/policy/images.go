@@ -56,9 +56,7 @@ func (Images) Analyze(ctx context.Context, c *analysis.Context) error {
 						continue
 					}
 					if problem := mutable(img); problem != "" {
-						c.Reportf(o, analysis.CodeMutableImage,
-							"container %q runs image %q, which %s; what runs can change without a change in Git; pin a version tag or a digest (@sha256:...)",
-							field.String(ctr, "name"), img, problem)
+						c.ReportCode(o, analysis.CodeMutableImage, field.String(ctr, "name"), img, problem)
 					}
 				}
 			}

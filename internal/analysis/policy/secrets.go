@@ -69,9 +69,7 @@ func (PlainSecrets) Analyze(ctx context.Context, c *analysis.Context) error {
 		if len(where) == 0 {
 			continue
 		}
-		c.Reportf(s, analysis.CodePlainSecret,
-			"Secret carries %d value(s) in Git as written, %s; encrypt it with Sealed Secrets or SOPS, or fetch it with External Secrets",
-			inData+inString, strings.Join(where, " and "))
+		c.ReportCode(s, analysis.CodePlainSecret, inData+inString, strings.Join(where, " and "))
 	}
 	return nil
 }

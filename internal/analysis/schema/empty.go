@@ -57,7 +57,7 @@ func (EmptySpecs) Analyze(ctx context.Context, c *analysis.Context) error {
 			if !isMap {
 				if o.Body["spec"] == nil && !noSpec[o] {
 					noSpec[o] = true
-					c.Reportf(o, analysis.CodeEmptySpec, "%s has no spec; it does nothing; fill in spec.%s", o.Kind, r.fields[0])
+					c.ReportCode(o, analysis.CodeEmptySpec, o.Kind, "has no spec (it needs spec."+r.fields[0]+")")
 				}
 				continue // a spec of the wrong type is the API server validation's (validation.CustomResources)
 			}
@@ -71,7 +71,7 @@ func (EmptySpecs) Analyze(ctx context.Context, c *analysis.Context) error {
 				}
 			}
 			if !set {
-				c.Reportf(o, analysis.CodeEmptySpec, "%s spec sets none of %s; it does nothing; fill one in", o.Kind, list(r.fields))
+				c.ReportCode(o, analysis.CodeEmptySpec, o.Kind, "spec sets none of "+list(r.fields))
 			}
 		}
 	}

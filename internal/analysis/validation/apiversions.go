@@ -3,6 +3,7 @@ package validation
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -48,13 +49,12 @@ func (APIVersions) Analyze(ctx context.Context, c *analysis.Context) error {
 		}
 		gv, err := schema.ParseGroupVersion(o.APIVersion)
 		if err != nil {
-			c.Reportf(o, analysis.CodeVersionNotServed, "apiVersion %q is not a group/version; %v", o.APIVersion, err)
+			c.ReportCode(o, analysis.CodeVersionNotServed, strconv.Quote(o.APIVersion), o.Kind, "is not a group/version", err.Error())
 			continue
 		}
 		if served != nil && !served[gv.String()] && !appCRDs[gv.WithKind(o.Kind)] {
-			c.Reportf(o, analysis.CodeVersionNotServed,
-				"the cluster does not serve %s (it is not among the cluster's API versions, KUBE_API_VERSIONS), and no CRD of this app defines it; the sync fails with \"no matches for kind %s in version %s\"",
-				gv, o.Kind, gv)
+			c.ReportCode(o, analysis.CodeVersionNotServed, gv.String(), o.Kind, "is not served",
+				"it is not among the cluster's API versions (KUBE_API_VERSIONS), and no CRD of this app defines it")
 			continue
 		}
 		if isCustom(o) {
@@ -72,17 +72,16 @@ func checkBuiltinVersion(c *analysis.Context, kv apiserver.KubeVersion, gvk sche
 	switch {
 	case !st.Served && st.Certain:
 		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,
-			Message: fmt.Sprintf("%s %s is not served by Kubernetes %s: %s; the sync fails with \"no matches for kind\"",
-				gvk.GroupVersion(), gvk.Kind, kv, st.Detail)})
+			Message: analysis.Message(analysis.CodeVersionNotServed, gvk.GroupVersion().String(), gvk.Kind, "is not served by Kubernetes "+kv.String(), st.Detail)})
 	case !st.Served:
 		// The cluster's version decides, and routeguard does not know it
 		// (or knows only that it is older than the data it has).
-		target := "set --kube-version or KUBE_VERSION to the cluster's version to make this certain"
+		verdict := "may not be served (Kubernetes version unknown: --kube-version)"
 		if kv.Known() {
-			target = "check that Kubernetes " + kv.String() + " serves it"
+			verdict = "may not be served by Kubernetes " + kv.String()
 		}
 		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
-			Message: fmt.Sprintf("%s %s may not be served: %s; %s", gvk.GroupVersion(), gvk.Kind, st.Detail, target)})
+			Message: analysis.Message(analysis.CodeVersionNotServed, gvk.GroupVersion().String(), gvk.Kind, verdict, st.Detail)})
 	case st.Deprecated:
 		c.Report(analysis.Finding{Code: analysis.CodeVersionDeprecated, Object: c.Ref(o), Source: at,
 			Message: fmt.Sprintf("%s %s is %s", gvk.GroupVersion(), gvk.Kind, st.Detail)})
@@ -124,13 +123,13 @@ func checkCustomVersion(c *analysis.Context, cat *apiserver.Catalog, o *manifest
 		// Flux and Argo CD drop API versions across releases; the cluster
 		// may run an older one that still serves this version.
 		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
-			Message: fmt.Sprintf("%s %s may not be served: the %s serves %s; a cluster running that release fails the sync (\"no matches for kind %s in version %s\")",
-				o.APIVersion, o.Kind, cands[0].Origin, versions(cands[0].CRD), o.Kind, o.APIVersion)})
+			Message: analysis.Message(analysis.CodeVersionNotServed, o.APIVersion, o.Kind, "may not be served",
+				fmt.Sprintf("the %s serves %s; a cluster running that release fails the sync", cands[0].Origin, versions(cands[0].CRD)))})
 		return
 	}
 	c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,
-		Message: fmt.Sprintf("%s %s is not served: the %s serves %s; the sync fails with \"no matches for kind %s in version %s\" (if the cluster runs other CRDs, pass them with --crd-dir)",
-			o.APIVersion, o.Kind, cands[0].Origin, versions(cands[0].CRD), o.Kind, o.APIVersion)})
+		Message: analysis.Message(analysis.CodeVersionNotServed, o.APIVersion, o.Kind, "is not served",
+			fmt.Sprintf("the %s serves %s", cands[0].Origin, versions(cands[0].CRD)))})
 }
 
 // versions lists a CRD's served versions as group/version.

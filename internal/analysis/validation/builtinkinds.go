@@ -64,7 +64,7 @@ func (BuiltinKinds) Analyze(ctx context.Context, c *analysis.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s: %v", o.Kind, err)
+			c.ReportCode(o, analysis.CodeNotFullyValidated, o.Kind, "", err.Error())
 			return nil
 		}
 		if res == nil {

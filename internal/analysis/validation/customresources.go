@@ -72,9 +72,7 @@ func reportNoSchema(c *analysis.Context, cat *apiserver.Catalog, objs []*manifes
 		if n := count[o.GroupKind()]; n > 1 {
 			more = fmt.Sprintf(" (said once for the %d objects of this kind)", n)
 		}
-		c.Reportf(o, analysis.CodeNoSchema,
-			"no CustomResourceDefinition for %s %s is rendered, in --crd-dir or bundled: what the API server rejects cannot be checked%s",
-			o.Group(), o.Kind, more)
+		c.ReportCode(o, analysis.CodeNoSchema, o.Group(), o.Kind, more)
 	}
 	return known
 }
@@ -126,7 +124,7 @@ func checkCustomResource(ctx context.Context, c *analysis.Context, cat *apiserve
 		return nil // reportNoSchema said it for the kind
 	}
 	if cands[0].Err != nil {
-		c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s against %s: %v", o.Kind, cands[0].Origin, cands[0].Err)
+		c.ReportCode(o, analysis.CodeNotFullyValidated, o.Kind, " against "+cands[0].Origin, cands[0].Err.Error())
 		return nil
 	}
 	// Validate against the first CRD that serves the version; a version
@@ -180,7 +178,7 @@ func validateAgainst(ctx context.Context, c *analysis.Context, cand apiserver.Ca
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		c.Reportf(o, analysis.CodeNotFullyValidated, "cannot validate %s: %v", o.Kind, err)
+		c.ReportCode(o, analysis.CodeNotFullyValidated, o.Kind, "", err.Error())
 		return nil, nil
 	}
 	return res, nil

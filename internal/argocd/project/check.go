@@ -98,9 +98,9 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 	}
 	if v := p.AppNamespacePermitted(app.Namespace, c.Projects.Namespace); !v.Permitted {
 		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectAppNamespace, Object: ref, Source: at("metadata.namespace"), App: app.Key,
-			Message: fmt.Sprintf("Argo CD will not sync it: %q: %s (AppProject %s, %s); add the namespace to the project's sourceNamespaces, or move the Application into %s (if Argo CD runs in %s, say so with --app-namespace %s)",
+			Message: analysis.Message(analysis.CodeProjectAppNamespace,
 				fmt.Sprintf("application '%s' in namespace '%s' is not permitted to use project '%s'", app.Name, app.Namespace, p.Name),
-				v.Why, p.Name, p.Where(v.Rule), c.Projects.Namespace, app.Namespace, app.Namespace)})
+				fmt.Sprintf("%s; Argo CD's namespace is taken as %s (--app-namespace)", v.Why, c.Projects.Namespace), p.Name, p.Where(v.Rule))})
 		return false
 	}
 	ok := true
@@ -111,7 +111,7 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 		if v := p.SourcePermitted(repo.URL); !v.Permitted {
 			ok = false
 			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectSourceRepo, Object: ref, Source: at(repo.Field), App: app.Key,
-				Message: fmt.Sprintf("Argo CD will not sync it: %q: %s (AppProject %s, %s)",
+				Message: analysis.Message(analysis.CodeProjectSourceRepo,
 					fmt.Sprintf("application repo %s is not permitted in project '%s'", repo.URL, p.Name), v.Why, p.Name, p.Where(v.Rule))})
 		}
 	}
@@ -127,7 +127,7 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 			server = app.Destination.Name
 		}
 		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectDestination, Object: ref, Source: at("spec.destination"), App: app.Key,
-			Message: fmt.Sprintf("Argo CD will not sync it: %q: %s (AppProject %s, %s)",
+			Message: analysis.Message(analysis.CodeProjectDestination,
 				fmt.Sprintf("application destination server '%s' and namespace '%s' do not match any of the allowed destinations in project '%s'",
 					server, app.Destination.Namespace, p.Name), v.Why, p.Name, p.Where(v.Rule))})
 	}
@@ -199,7 +199,7 @@ func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 				"Application %s: whether AppProject %s permits namespace %s cannot be checked: %s", app.Key, p.Name, ns, why)})
 		case !v.Permitted:
 			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespace, Object: objectRef(o, ns, namespaced), Source: o.Source, App: app.Key,
-				Message: fmt.Sprintf("Argo CD will refuse the sync: %q: %s (destination cluster %s; AppProject %s, %s)",
+				Message: analysis.Message(analysis.CodeProjectNamespace,
 					fmt.Sprintf("namespace %v is not permitted in project '%s'", ns, p.Name), v.Why, clusterText(app.Cluster), p.Name, p.Where(v.Rule))})
 		}
 	}
@@ -239,8 +239,8 @@ func (c *Checker) checkCreatedNamespace(r *Report, app App, p *Project) {
 	refusal := fmt.Sprintf("resource :Namespace is not permitted in project %s", p.Name)
 	if app.ManagedNamespace {
 		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectResource, Object: ref, Source: src, App: app.Key,
-			Message: fmt.Sprintf("Argo CD refuses the sync: %q: CreateNamespace=true with managedNamespaceMetadata applies Namespace %s on every sync, and %s (AppProject %s, %s)",
-				refusal, ns, v.Why, p.Name, p.Where(v.Rule))})
+			Message: analysis.Message(analysis.CodeProjectResource, refusal,
+				fmt.Sprintf("CreateNamespace=true with managedNamespaceMetadata applies Namespace %s on every sync, and %s", ns, v.Why), p.Name, p.Where(v.Rule))})
 		return
 	}
 	r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespaceCreate, Object: ref, Source: src, App: app.Key,
@@ -250,8 +250,8 @@ func (c *Checker) checkCreatedNamespace(r *Report, app App, p *Project) {
 func kindRefused(app App, p *Project, o *manifest.Object, v Verdict, namespaced bool, scope string) analysis.Finding {
 	gk := o.GroupKind()
 	return analysis.Finding{Code: analysis.CodeProjectResource, Object: objectRef(o, cmp.Or(o.Namespace, app.Destination.Namespace), namespaced), Source: o.Source, App: app.Key,
-		Message: fmt.Sprintf("Argo CD will refuse the sync: %q: %s%s (AppProject %s, %s)",
-			fmt.Sprintf("resource %s:%s is not permitted in project %s", gk.Group, gk.Kind, p.Name), v.Why, scope, p.Name, p.Where(v.Rule))}
+		Message: analysis.Message(analysis.CodeProjectResource,
+			fmt.Sprintf("resource %s:%s is not permitted in project %s", gk.Group, gk.Kind, p.Name), v.Why+scope, p.Name, p.Where(v.Rule))}
 }
 
 func objectRef(o *manifest.Object, ns string, namespaced bool) analysis.ObjectRef {
