@@ -30,6 +30,10 @@ type JSONFinding struct {
 	// Application is the Argo CD Application ("namespace/name") that
 	// renders the object (argocd analyze); absent otherwise.
 	Application string `json:"application,omitempty"`
+	// Help is what the code means and how to fix it, the catalog's
+	// description (as `routeguard codes` and SARIF's rules say it);
+	// absent for codes not in the catalog (Istio's, plugins').
+	Help string `json:"help,omitempty"`
 }
 
 type jsonWriter struct {
@@ -45,9 +49,18 @@ func newJSON(w io.Writer, _ Options) Writer {
 
 func (j *jsonWriter) Write(f analysis.Finding) error {
 	j.doc.Findings = append(j.doc.Findings, JSONFinding{Code: f.Code, Severity: f.Severity.String(), Message: f.Message,
-		Object: f.Object, File: f.Source.File, Line: f.Source.Line, Analyzer: f.Analyzer, Application: f.App})
+		Object: f.Object, File: f.Source.File, Line: f.Source.Line, Analyzer: f.Analyzer, Application: f.App, Help: help(f.Code)})
 	j.doc.Summary.add(f)
 	return nil
+}
+
+// help is the catalog's description of code: what it means and how to fix
+// it ("" for a code the catalog does not hold).
+func help(code string) string {
+	if c, ok := analysis.LookupCode(code); ok {
+		return c.Description
+	}
+	return ""
 }
 
 func (j *jsonWriter) Flush() error {

@@ -61,6 +61,7 @@ type sarifRule struct {
 	Name                 string         `json:"name,omitempty"`
 	ShortDescription     sarifText      `json:"shortDescription"`
 	FullDescription      *sarifText     `json:"fullDescription,omitempty"`
+	Help                 *sarifText     `json:"help,omitempty"`
 	HelpURI              string         `json:"helpUri,omitempty"`
 	DefaultConfiguration map[string]any `json:"defaultConfiguration,omitempty"`
 }
@@ -117,6 +118,7 @@ func (s *sarif) Flush() error {
 			r.Name = c.Title
 			r.ShortDescription = sarifText{Text: c.Title}
 			r.FullDescription = &sarifText{Text: c.Description}
+			r.Help = &sarifText{Text: help(code)}
 			r.DefaultConfiguration = map[string]any{"level": sarifLevel(c.Severity)}
 		}
 		rules = append(rules, r)

@@ -23,6 +23,7 @@ func TestSARIF(t *testing.T) {
 						ID               string            `json:"id"`
 						ShortDescription map[string]string `json:"shortDescription"`
 						FullDescription  map[string]string `json:"fullDescription"`
+						Help             map[string]string `json:"help"`
 					} `json:"rules"`
 				} `json:"driver"`
 			} `json:"tool"`
@@ -57,8 +58,12 @@ func TestSARIF(t *testing.T) {
 	if len(ids) != 3 || ids[0] != "IST0101" || ids[1] != "RG1101" || ids[2] != "RG4002" {
 		t.Fatalf("rules = %v", ids)
 	}
-	if run.Tool.Driver.Rules[1].FullDescription["text"] == "" {
-		t.Error("catalog description missing from rule RG1101")
+	rg1101, _ := analysis.LookupCode("RG1101")
+	if r := run.Tool.Driver.Rules[1]; r.FullDescription["text"] != rg1101.Description || r.Help["text"] != rg1101.Description {
+		t.Errorf("rule RG1101 does not carry the catalog description as description and help: %+v", r)
+	}
+	if r := run.Tool.Driver.Rules[0]; r.Help != nil {
+		t.Errorf("rule IST0101 has help %v, though the catalog does not hold it", r.Help)
 	}
 	levels := map[string]string{}
 	for _, r := range run.Results {
