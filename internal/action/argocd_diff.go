@@ -31,14 +31,14 @@ func (a *ArgoCDDiff) Run(ctx context.Context, env Env, paths []string) (*routedi
 	if a.ArgoCD.Now == "" { // one time for both revisions
 		a.ArgoCD.Now = time.Now().UTC().Format(time.RFC3339)
 	}
-	pair, err := a.Changed.pairOptions(env, &a.DiffOptions)
+	req, err := a.Changed.request(env, &a.DiffOptions)
 	if err != nil {
 		return nil, err
 	}
 	var ignore appIgnores
 	return a.compare(ctx, env, paths, routediff.Options{ConfigFile: a.Analysis.ConfigFile,
 		Pair: func(ctx context.Context, baseRoot, headRoot string, rels []string) (*pipeline.Outcome, *pipeline.Outcome, *routediff.AppCounts, error) {
-			return a.pair(ctx, env, pair, baseRoot, headRoot, rels, &ignore)
+			return a.pair(ctx, env, req, baseRoot, headRoot, rels, &ignore)
 		},
 		Manifests: routediff.ManifestOptions{Ignore: ignore.of}})
 }

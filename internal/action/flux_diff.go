@@ -13,43 +13,53 @@ import (
 )
 
 // FluxDiff compares the routing of a Flux tree at two revisions
-// (routeguard flux diff): each revision is built in full and analyzed as
-// flux build --all does.
+// (routeguard flux diff): each revision is built (in full, or at base only
+// what the change can affect: Changed) and analyzed as flux build --all
+// does.
 type FluxDiff struct {
 	DiffOptions
 	Tree     FluxTree
 	Analysis AnalysisOptions
+	Changed  ChangedOptions
 }
 
 // Run compares the tree under paths (at most one: the cluster directory;
 // none: the working directory).
 func (a *FluxDiff) Run(ctx context.Context, env Env, paths []string) (*routediff.Result, error) {
 	wd := env.workDir()
+	req, err := a.Changed.request(env, &a.DiffOptions)
+	if err != nil {
+		return nil, err
+	}
 	return a.compare(ctx, env, paths, routediff.Options{ConfigFile: a.Analysis.ConfigFile,
-		Build: func(ctx context.Context, root string, rels []string) (*pipeline.Outcome, error) {
-			return a.build(ctx, env, wd, root, rels[0])
+		Pair: func(ctx context.Context, baseRoot, headRoot string, rels []string) (*pipeline.Outcome, *pipeline.Outcome, *routediff.AppCounts, error) {
+			return a.pair(ctx, env, req, wd, baseRoot, headRoot, rels[0])
 		}})
 }
 
-// build builds and analyzes the Flux tree at rel in the revision checked
-// out at root. --source paths inside the repository name the revision's
-// copy of them.
-func (a *FluxDiff) build(ctx context.Context, env Env, wd, root, rel string) (*pipeline.Outcome, error) {
-	b := FluxBuild{All: true, Analyze: true, Output: "yaml", RepoRoot: root, Tree: a.Tree, Analysis: a.Analysis}
+// tree builds the Flux tree at rel in the revision checked out at root,
+// with tune applied to the build's options. --source paths inside the
+// repository name the revision's copy of them.
+func (a *FluxDiff) tree(ctx context.Context, env Env, wd, root, rel string, tune func(*flux.Options)) (*FluxBuild, flux.Options, *flux.Result, error) {
+	b := &FluxBuild{All: true, Analyze: true, Output: "yaml", RepoRoot: root, Tree: a.Tree, Analysis: a.Analysis}
 	b.Tree.Sources = revisionPaths(a.Tree.Sources, wd, root)
 	opts, err := b.options(env, filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
-		return nil, err
+		return nil, opts, nil, err
 	}
 	opts.Progress = func(e flux.Event) {
 		if e.Phase == flux.Finished {
 			a.done(root, e.Node.Object.Kind, objectName(e.Node.Object), e.Node.Status.String())
 		}
 	}
+	tune(&opts)
 	res, err := flux.BuildTree(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
+	return b, opts, res, err
+}
+
+// outcome analyzes the tree res built from the revision checked out at
+// root.
+func (a *FluxDiff) outcome(ctx context.Context, env Env, b *FluxBuild, opts flux.Options, root string, res *flux.Result) (*pipeline.Outcome, error) {
 	unapplied, err := fluxTransformsUnapplied(root, res.Nodes)
 	if err != nil {
 		return nil, err

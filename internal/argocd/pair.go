@@ -8,7 +8,6 @@ import (
 
 	"github.com/routeguard/routeguard/internal/affected"
 	"github.com/routeguard/routeguard/internal/notice"
-	"github.com/routeguard/routeguard/internal/printable"
 )
 
 // PairOptions say how to build the two revisions of a review.
@@ -17,14 +16,10 @@ type PairOptions struct {
 	// Build builds the revision checked out at root, with tune applied to
 	// its Options (TraceApps, Reuse).
 	Build func(ctx context.Context, root string, tune func(*Options)) (*Result, error)
-	// Affected builds at base only the Applications the change can affect
-	// (--changed-from, --changed-files); the others take head's result.
-	Affected bool
-	// Listed are the changed paths the caller gave (--changed-files; nil:
-	// none): the paths that differ between the trees are taken too.
-	Listed *affected.Changes
-	// MaxFileBytes caps each file compared (the builds' limit).
-	MaxFileBytes int64
+	// Request: with Affected, base builds only the Applications the
+	// change can affect (--changed-from, --changed-files); the others
+	// take head's result.
+	affected.Request
 }
 
 // Pair is both revisions built.
@@ -61,16 +56,11 @@ func BuildPair(ctx context.Context, opts PairOptions) (*Pair, error) {
 	if p.Head, err = opts.Build(ctx, opts.HeadRoot, func(o *Options) { o.TraceApps = true }); err != nil {
 		return nil, fmt.Errorf("head: %w", err)
 	}
-	changes, err := affected.Between(opts.BaseRoot, opts.HeadRoot, opts.MaxFileBytes)
+	changes, notes, err := opts.Collect(opts.BaseRoot, opts.HeadRoot)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Listed != nil {
-		if missed := changes.Missing(opts.Listed); len(missed) > 0 {
-			p.note(notice.Warning, "--changed-files does not list %d path(s) that differ between the revisions (%s): taken as changed too", len(missed), firstPaths(missed))
-		}
-		changes = changes.Add(opts.Listed.Paths())
-	}
+	p.Notices = append(p.Notices, notes...)
 	reasons := &Reasons{}
 	reuse := Unaffected(p.Head, changes, reasons)
 	if changes.LinksChanged() {
@@ -99,31 +89,13 @@ func (p *Pair) note(level notice.Level, format string, a ...any) {
 
 // count fills Built, Unaffected and NotBuildable.
 func (p *Pair) count() {
-	status := map[string]string{} // key -> "unbuildable", "reused" or "built"
+	var t affected.Tally
 	for _, res := range []*Result{p.Head, p.Base} {
 		for _, a := range res.Apps {
-			k := a.App.Key()
-			switch {
-			case a.Status() != "rendered":
-				status[k] = "unbuildable"
-			case status[k] == "unbuildable":
-			case a.Reused:
-				status[k] = "reused"
-			case status[k] == "":
-				status[k] = "built"
-			}
+			t.Add(a.App.Key(), a.Status() == "rendered", a.Reused)
 		}
 	}
-	for _, s := range status {
-		switch s {
-		case "unbuildable":
-			p.NotBuildable++
-		case "reused":
-			p.Unaffected++
-		default:
-			p.Built++
-		}
-	}
+	p.Built, p.Unaffected, p.NotBuildable = t.Counts()
 }
 
 func sideError(errs [2]error) error {
@@ -133,18 +105,4 @@ func sideError(errs [2]error) error {
 		}
 	}
 	return nil
-}
-
-// firstPaths names the first few paths, escaped, and how many more.
-func firstPaths(paths []string) string {
-	const n = 5
-	var parts []string
-	for i, p := range paths {
-		if i == n {
-			parts = append(parts, fmt.Sprintf("and %d more", len(paths)-n))
-			break
-		}
-		parts = append(parts, printable.Line(printable.Cut(p, 200)))
-	}
-	return strings.Join(parts, ", ")
 }

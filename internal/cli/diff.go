@@ -222,8 +222,17 @@ func newFluxDiffCommand(env *Env) *cobra.Command {
 postBuild substitution with Flux's code) at two revisions, analyzes each, and
 compares them as 'routeguard diff' compares apps: route entries, attachments,
 listeners, TLS hosts, ReferenceGrants, findings introduced and fixed, other
-objects by kind. Both revisions are built in full (a substitution variable
-set anywhere in the tree can change any Kustomization below it).
+objects by kind. Both revisions are built in full, unless --changed-from
+or --changed-files: then head is built with a trace of what each
+Kustomization's and HelmRelease's build reads of the checkout (spec.path,
+Kustomize bases and components, charts in Git and their values files)
+and of the cluster (its sources, substituteFrom and valuesFrom ConfigMaps
+and Secrets), and base builds only those whose object, or anything their
+build read, differs, and those that depend on them (dependsOn); the others
+take head's objects (the review is the same, the analysis runs at both
+revisions). A symbolic link or .sourceignore changed: everything is built,
+with a notice. The header counts the Kustomizations and HelmReleases
+built, unaffected and not buildable.
 
 ` + diffLong,
 		Example: "  routeguard flux diff --base origin/main clusters/production",
@@ -236,6 +245,7 @@ set anywhere in the tree can change any Kustomization below it).
 	registerAnalysis(cmd, &a.Analysis)
 	_ = cmd.Flags().MarkHidden("fail-on")
 	d.register(cmd, &a.DiffOptions)
+	registerChanged(cmd, &a.Changed)
 	return cmd
 }
 
@@ -270,8 +280,14 @@ Applications built, unaffected and not buildable.
 	_ = cmd.Flags().MarkHidden("repo-root")
 	_ = cmd.Flags().MarkHidden("fail-on")
 	d.register(cmd, &a.DiffOptions)
-	fs := cmd.Flags()
-	fs.StringVar(&a.Changed.From, "changed-from", "", "build at base only what the change since REF can affect (REF is the base: --base defaults to it); the review is the same as a full one")
-	fs.StringVar(&a.Changed.Files, "changed-files", "", "build at base only what the changed paths listed in FILE (- for stdin; one path per line from the repository root, as git diff --name-only prints them) can affect; paths that differ between the revisions and are not listed are taken too")
+	registerChanged(cmd, &a.Changed)
 	return cmd
+}
+
+// registerChanged adds --changed-from and --changed-files (argocd diff,
+// flux diff).
+func registerChanged(cmd *cobra.Command, c *action.ChangedOptions) {
+	fs := cmd.Flags()
+	fs.StringVar(&c.From, "changed-from", "", "build at base only what the change since REF can affect (REF is the base: --base defaults to it); the review is the same as a full one")
+	fs.StringVar(&c.Files, "changed-files", "", "build at base only what the changed paths listed in FILE (- for stdin; one path per line from the repository root, as git diff --name-only prints them) can affect; paths that differ between the revisions and are not listed are taken too")
 }

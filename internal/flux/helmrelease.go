@@ -16,6 +16,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/charts"
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
 )
@@ -52,6 +53,10 @@ func (b *nodeRender) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest
 	if cs.origin != nil && cs.origin.self {
 		n.Dir = cs.origin.realDir(cs.dir)
 	}
+	var trace *confine.Trace
+	if cs.origin != nil && b.traceOrigin(n, cs.origin) {
+		trace = n.Trace
+	}
 	values, unread, err := b.helmValues(n, hr)
 	if err != nil {
 		return nil, err
@@ -78,6 +83,7 @@ func (b *nodeRender) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest
 		SkipCRDs:                 install.SkipCRDs || install.CRDs == helmv2.Skip,
 		Dependencies:             b.dependencyFetcher(),
 		SkipMissingDependencies:  true,
+		Trace:                    trace,
 	})
 	var md *render.MissingDependenciesError
 	if errors.As(err, &md) {

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/render"
@@ -65,6 +66,12 @@ func (b *nodeRender) buildKustomization(ctx context.Context, n *Node) ([]*manife
 	if o.self {
 		n.Dir = o.realDir(dirPath)
 	}
+	traced := b.traceOrigin(n, o)
+	if traced {
+		// The generator and the checks read spec.path with the os
+		// package: everything below it counts.
+		n.Trace.Record(confine.ObservedStat, o.dir, dirPath)
+	}
 	if err := b.checkKustomizationFile(dirPath); err != nil {
 		return nil, err
 	}
@@ -94,10 +101,19 @@ func (b *nodeRender) buildKustomization(ctx context.Context, n *Node) ([]*manife
 		offline = &offlineFS{FileSystem: fsys, disk: limitFS{FileSystem: base, b: b.workspace, display: display}, display: display}
 		fsys = offline
 	}
+	if traced {
+		fsys = traceFS{FileSystem: fsys, t: n.Trace, dir: o.dir}
+	}
+	if b.opts.AllowNetwork {
+		n.Trace.Opaque("remote Kustomize bases may be fetched (--allow-network)")
+	}
 	resMap, err := kustomizeBuild(fsys, dirPath)
 	var remote []render.RemoteRef
 	if offline != nil {
 		remote = offline.remote()
+	}
+	if len(remote) > 0 {
+		n.Trace.Opaque("it names remote Kustomize bases")
 	}
 	if err != nil && len(remote) > 0 {
 		return nil, skip("remote base needs the network", "spec.path %s: %s, which routeguard does not fetch offline, and it does not build without it; pass --allow-network, or vendor it into the repository", ks.Spec.Path, remoteList(remote))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/routeguard/routeguard/internal/analysis"
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
 )
@@ -58,8 +59,17 @@ type Node struct {
 	// as far as the repository shows it (files of its path or chart with
 	// routing objects, routing values): what went unchecked.
 	RoutingFiles []string
+	// Trace is what its build observed of this checkout
+	// (Options.TraceNodes; nil without).
+	Trace *confine.Trace
+	// Reused says the node was taken from another revision's build
+	// (Options.Reuse) instead of being built.
+	Reused bool
 
-	index     int // discovery order
+	index int // discovery order
+	// inputs: what its build read of the cluster (inputsOf; with
+	// Options.TraceNodes or Options.Reuse).
+	inputs    string
 	synthetic bool
 	dependsOn []manifest.Key
 	findings  []analysis.Finding

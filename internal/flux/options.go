@@ -59,6 +59,12 @@ type Options struct {
 	// MaxFileBytes caps every file read (default
 	// manifest.DefaultMaxFileBytes).
 	MaxFileBytes int64
+	// TraceNodes records what each node's build observed of this checkout
+	// (Node.Trace) and read of the cluster (affected-only reviews).
+	TraceNodes bool
+	// Reuse, when set, takes a node from another revision's build instead
+	// of building it when nothing it reads differs (affected-only reviews).
+	Reuse *Reuse
 }
 
 // SourceKey names a Flux source: GitRepository, OCIRepository, Bucket,

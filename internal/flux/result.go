@@ -44,6 +44,11 @@ type Result struct {
 	// Root is the node the build started from (the cluster directory's sync
 	// Kustomization; the first root of a file).
 	Root *Node
+	// RepoRoot is the checkout built (absolute, links resolved).
+	RepoRoot string
+	// FluxVersion is what the tree says of the Flux it installs (read
+	// with StrictAuto only).
+	FluxVersion FluxVersion
 	// unreadRouting lists files of this checkout holding routing objects
 	// that nothing built read, when nothing the tree names is known to
 	// hold routing and a node was not built (RG0100 warns of them); it
@@ -86,7 +91,7 @@ func (s Stats) Summary() string {
 
 // result orders the nodes, assembles the objects and the findings.
 func (b *builder) result() *Result {
-	r := &Result{Objects: manifest.NewSet(), SkippedFiles: b.skippedFiles, Stats: Stats{SkippedBy: map[string]int{}}}
+	r := &Result{Objects: manifest.NewSet(), SkippedFiles: b.skippedFiles, Stats: Stats{SkippedBy: map[string]int{}}, RepoRoot: b.root, FluxVersion: b.fluxVersion}
 	if len(b.nodes) > 0 {
 		r.Root = b.nodes[0]
 	}

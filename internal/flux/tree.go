@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/field"
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
@@ -218,6 +219,20 @@ func (b *builder) compact(done *int) {
 // build builds one node; a failure is the node's status, not an error.
 func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	start := time.Now()
+	if b.opts.TraceNodes || b.opts.Reuse != nil {
+		n.inputs = b.inputsOf(n)
+	}
+	if h := b.opts.Reuse.of(b, n); h != nil {
+		b.take(n, h, b.opts.Reuse.Head.RepoRoot)
+		b.opts.progress(n, Finished, 0)
+		return nil
+	}
+	if b.opts.TraceNodes {
+		n.Trace = confine.NewTrace()
+		if n.IsResourceSet() {
+			n.Trace.Opaque("ResourceSets are not traced")
+		}
+	}
 	b.opts.progress(n, Started, 0)
 	end := guard.Begin("building " + n.Object.Kind + " " + n.Object.Namespace + "/" + n.Object.Name + " (" + n.Object.Source.String() + ")")
 	defer end()
@@ -311,6 +326,7 @@ func (n *Node) reset() {
 	n.Status, n.Reason, n.SkipKind, n.Objects, n.Duration, n.MissingSource = Pending, "", "", nil, 0, nil
 	n.Dir, n.Unrendered, n.Partial, n.RoutingFiles = "", nil, nil, nil
 	n.findings, n.notices, n.clusterSources, n.duplicates, n.mutatedBy = nil, nil, nil, nil, ""
+	n.Trace, n.Reused, n.inputs = nil, false, ""
 }
 
 // restate rebuilds the cluster state from the finished nodes, in

@@ -17,6 +17,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
@@ -51,6 +52,9 @@ type ReleaseOptions struct {
 	Dependencies DependencyFetcher
 	// SkipMissingDependencies: see HelmOptions.SkipMissingDependencies.
 	SkipMissingDependencies bool
+	// Trace, when set, records what the render observes of repoRoot
+	// (confine.Trace), as Options.Trace does.
+	Trace *confine.Trace
 }
 
 // RenderRelease installs the chart in chartDir client-only (Helm SDK, no
@@ -76,6 +80,7 @@ func renderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 		return nil, err
 	}
 	defer r.close()
+	r.setTrace(o.Trace)
 	var dir string
 	var ch chart.Charter
 	if o.Archive != "" {
