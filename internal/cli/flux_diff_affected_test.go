@@ -61,6 +61,12 @@ func TestFluxDiffAffectedOnlyEqualsFull(t *testing.T) {
 					if !strings.Contains(affOut, " 0 unaffected") {
 						sawUnaffected = true
 					}
+					if !strings.Contains(fullOut, " 0 not buildable") {
+						t.Fatalf("%s: the generated tree does not build whole:\n%s\n%s", name, fullOut, fullErr)
+					}
+					if j == i+1 && !strings.HasPrefix(to.What, "unrelated") && !strings.HasPrefix(to.What, "dependsOn") && strings.Contains(fullOut, "no routing change") {
+						t.Errorf("%s: the edit changes no routing:\n%s", name, fullOut)
+					}
 					if !strings.Contains(fullOut, " 0 unaffected") {
 						t.Errorf("%s: a full review left some unaffected:\n%s", name, fullOut)
 					}

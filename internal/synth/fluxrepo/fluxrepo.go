@@ -52,7 +52,10 @@ spec:
   parentRefs: [{name: main, namespace: infra}]
   hostnames: ["%s"]
   rules:
-  - backendRefs: [{name: %s, port: 80, weight: %d}]
+  - backendRefs:
+    - name: %s
+      port: 80
+      weight: %d
 `, name, host, svc, weight)
 }
 
@@ -105,7 +108,7 @@ spec:
     spec: {chart: ./charts/shop, sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}}
   valuesFrom: [{kind: ConfigMap, name: shop-values}]
 `,
-		"charts/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
+		"charts/shop/Chart.yaml":  "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
 		"charts/shop/values.yaml": "host: shop.local\nweight: 1\n",
 		"charts/shop/templates/route.yaml": `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -120,6 +123,9 @@ spec:
 	}
 	// The shared base's route takes its weight from the substitution.
 	f["bases/site/route.yaml"] = strings.Replace(f["bases/site/route.yaml"], "weight: 0", "weight: ${WEIGHT}", 1)
+	if !strings.Contains(f["bases/site/route.yaml"], "${WEIGHT}") {
+		panic("fluxrepo: the base route takes no weight")
+	}
 	return f
 }
 
@@ -139,7 +145,8 @@ func Edits() []Edit {
 		{"substituteFrom: the cluster's domain", Files{ClusterDir + "/settings.yaml": strings.Replace(b[ClusterDir+"/settings.yaml"], "example.com", "example.net", 1)}},
 		{"dependsOn: api on blog too", Files{ClusterDir + "/apps.yaml": strings.Replace(b[ClusterDir+"/apps.yaml"], "dependsOn: [{name: web}]", "dependsOn: [{name: web}, {name: blog}]", 1)}},
 		{"unrelated: the README", Files{"README.md": "# fleet\n\nRun flux diff.\n"}},
-		{"component: a label", Files{"components/probe/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonLabels: {probe: \"off\"}\n"}},
+		{"component: a probe hostname on every route", Files{"components/probe/kustomization.yaml": b["components/probe/kustomization.yaml"] +
+			"patches:\n- target: {kind: HTTPRoute}\n  patch: |\n    - op: add\n      path: /spec/hostnames/-\n      value: probe.example.com\n"}},
 		{"chart: the route template", Files{"charts/shop/templates/route.yaml": strings.Replace(b["charts/shop/templates/route.yaml"], "port: 80", "port: 81", 1)}},
 		{"api: a file added to a plain directory", Files{"apps/api/route-v2.yaml": route("api-v2", "v2.api.example.com", "api", 100)}},
 		{"gateway: the listener's port", Files{"infra/gateway.yaml": strings.Replace(b["infra/gateway.yaml"], "port: 80,", "port: 8080,", 1)}},
