@@ -235,3 +235,24 @@ func changedAbove(p string, c *Changes) []string {
 	}
 	return out
 }
+
+// TouchedPaths returns every changed path that meets what trace t
+// observed, sorted and once each (nil for a nil or opaque trace: which
+// paths matter cannot be told).
+func TouchedPaths(t *confine.Trace, c *Changes) []string {
+	if t == nil || t.OpaqueReason() != "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, o := range t.Observations() {
+		for _, p := range touched(o, c) {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

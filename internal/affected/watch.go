@@ -44,3 +44,14 @@ func watchMatch(item, changed string) bool {
 	ok, err := path.Match(item, changed)
 	return ok && err == nil
 }
+
+// Watched returns the first of watch (resolved by WatchPaths) that names
+// the changed path p, and whether one does.
+func Watched(watch []string, p string) (string, bool) {
+	for _, w := range watch {
+		if watchMatch(w, p) {
+			return w, true
+		}
+	}
+	return "", false
+}

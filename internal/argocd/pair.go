@@ -78,6 +78,10 @@ func BuildPair(ctx context.Context, opts PairOptions) (*Pair, error) {
 		}
 	}
 	p.count()
+	if u := unwatched(p.Head, changes); len(u) > 0 {
+		p.note(notice.Warning, "affected-only: %d changed path(s) that an Application's render reads lie outside its %s (%s): Argo CD refreshes such an Application on a webhook only for changes under those paths, so it would not refresh it for this change; add them to the annotation",
+			len(u), affected.ManifestGeneratePaths, affected.FirstPaths(u))
+	}
 	p.note(notice.Note, "affected-only: %d changed path(s); %d Application(s) built at both revisions, %d unaffected (built once, at head: nothing their render read changed), %d not buildable",
 		changes.Len(), p.Built, p.Unaffected, p.NotBuildable)
 	return p, nil

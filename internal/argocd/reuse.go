@@ -23,6 +23,11 @@ func Unaffected(head *Result, changes *affected.Changes, reasons *Reasons) Reuse
 	}
 	return func(app *Application) (*AppResult, bool) {
 		why := unaffected(byKey[app.Key()], app, changes)
+		if why == "" {
+			// Widen only: a change under its manifest-generate-paths
+			// affects it even when its render read nothing of it.
+			why = watched(app, head.RepoURLs, changes)
+		}
 		if why != "" {
 			reasons.set(app.Key(), why)
 		}
