@@ -4,7 +4,7 @@
 # Flux tree benchmark's generated repository (scripts/gen-flux-tree.sh: 150
 # app Kustomizations, 100 HelmReleases; the chart cache warmed once from a
 # loopback chart repository) with a one-app change: the HTTPRoute of
-# team-1/app-1 (a HelmRelease with its chart in Git) gets another port.
+# team-1/app-1 (a HelmRelease with its chart in Git) gets another backend port.
 #
 #   scripts/bench-flux-affected.sh            # farm-bench -n 5
 #   RUNS=3 APPS=300 RELEASES=200 scripts/bench-flux-affected.sh
@@ -52,7 +52,8 @@ kill $SERVER 2>/dev/null || true
 
 cd "$REPO"
 git init -q && git add -A && git -c user.name=bench -c user.email=bench@example.com commit -qm base
-sed -i 's/port: 8080/port: 8081/' apps/team-1/app-1/app/httproute.yaml
+sed -i -E 's/port: [0-9]+\}/port: 8181}/' apps/team-1/app-1/app/httproute.yaml
+git diff --quiet && die "the one-app edit changed nothing"
 git -c user.name=bench -c user.email=bench@example.com commit -qam "one app"
 full=("$RG" flux diff --chart-cache "$BENCH/cache" --base HEAD~1 --head HEAD clusters/bench)
 aff=("$RG" flux diff --chart-cache "$BENCH/cache" --changed-from HEAD~1 --head HEAD clusters/bench)
