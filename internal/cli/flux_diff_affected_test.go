@@ -33,6 +33,19 @@ func fluxHistory(t *testing.T) (string, []fluxrepo.Commit) {
 func TestFluxDiffAffectedOnlyEqualsFull(t *testing.T) {
 	dir, commits := fluxHistory(t)
 	sawUnaffected, sawRouting := false, false
+	// What each edit builds at base, from the commit before it: the root
+	// always; web and blog read the base, api depends on web; the values
+	// file is read by shop's Kustomization, whose ConfigMap shop's
+	// HelmRelease reads; web substitutes from cluster-settings; api's
+	// object changed; the README is read by nothing.
+	wantBuilt := map[string]string{
+		"base: the shared route's port":        " 4 built, 3 unaffected",
+		"values: the shop's weight":            " 3 built, 4 unaffected",
+		"substituteFrom: the cluster's domain": " 2 built, 5 unaffected",
+		"dependsOn: api on blog too":           " 2 built, 5 unaffected",
+		"unrelated: the README":                " 1 built, 6 unaffected",
+		"gateway: the listener's port":         " 6 built, 1 unaffected",
+	}
 	for i, from := range commits {
 		for j, to := range commits {
 			if i == j {
@@ -60,6 +73,9 @@ func TestFluxDiffAffectedOnlyEqualsFull(t *testing.T) {
 					}
 					if !strings.Contains(affOut, " 0 unaffected") {
 						sawUnaffected = true
+					}
+					if want, ok := wantBuilt[to.What]; ok && j == i+1 && !strings.Contains(affOut, "HelmReleases:"+want) {
+						t.Errorf("%s: want%s:\n%s", name, want, affOut)
 					}
 					if !strings.Contains(fullOut, " 0 not buildable") {
 						t.Fatalf("%s: the generated tree does not build whole:\n%s\n%s", name, fullOut, fullErr)

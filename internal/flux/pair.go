@@ -35,8 +35,8 @@ type Pair struct {
 // BuildPair builds both revisions: in full, at once; or, with Affected,
 // head first with a trace of every node's build, then base, building
 // only the nodes whose object, what they read of the cluster, or anything
-// their build observed of the checkout differs, or that depend on such a
-// node (Reuse). When the change cannot be attributed (a symbolic link or
+// their build observed of the checkout differs, or that depend on a node
+// the change affects at head (Reuse). When the change cannot be attributed (a symbolic link or
 // a .sourceignore file changed, the tree's Flux version, and with it the
 // strictness of substitution, differs) base is built in full, with a
 // notice saying so.

@@ -13,7 +13,11 @@ import (
 // object is the same (as its parent produced it, and from the same
 // file), what it reads of the cluster is the same (inputsOf), nothing its
 // build observed of the checkout is among Changes, and no node it needs
-// (its dependsOn, at either revision) is affected. Everything else the
+// (its dependsOn, as head has them) is affected at head: its build read a
+// changed path, or its trace cannot vouch for it, or one it needs is
+// (routeguard builds no node differently for its dependencies: dependsOn
+// orders, and RG0103/RG0104 are found over each whole tree, so this is
+// the rule, not needed for the same review). Everything else the
 // build does (discovering, ordering, retrying nodes, the cluster state)
 // runs as always.
 type Reuse struct {
@@ -63,7 +67,7 @@ func (r *Reuse) Why(k manifest.Key) string {
 }
 
 // of returns Head's node to take for n (built by b), or nil to build it.
-func (r *Reuse) of(b *builder, n *Node) *Node {
+func (r *Reuse) of(n *Node) *Node {
 	if r == nil {
 		return nil
 	}
@@ -81,13 +85,6 @@ func (r *Reuse) of(b *builder, n *Node) *Node {
 		why = "what it reads of the cluster differs, or cannot be told"
 	case r.Affected.Is(NodeID(h)):
 		why = r.Affected.Affected[NodeID(h)]
-	default:
-		for _, d := range n.dependsOn {
-			if m, ok := b.byKey[d]; ok && m.Status != Pending && !m.Reused {
-				why = "it depends on " + m.String() + ", built again"
-				break
-			}
-		}
 	}
 	r.mu.Lock()
 	r.why[n.Key()] = why

@@ -222,7 +222,7 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	if b.opts.TraceNodes || b.opts.Reuse != nil {
 		n.inputs = b.inputsOf(n)
 	}
-	if h := b.opts.Reuse.of(b, n); h != nil {
+	if h := b.opts.Reuse.of(n); h != nil {
 		b.take(n, h, b.opts.Reuse.Head.RepoRoot)
 		b.opts.progress(n, Finished, 0)
 		return nil
