@@ -76,13 +76,37 @@ func (rc *runCache) close() []notice.Notice {
 	}
 	s := rc.cache.Close()
 	var out []notice.Notice
-	if s.Corrupt > 0 {
-		out = append(out, notice.Notef("%d entries of the validation cache %s did not verify (cut short or altered); they were removed and the objects validated again", s.Corrupt, rc.dir))
+	if n := corruptNotice(rc.dir, s); n != "" {
+		out = append(out, notice.Notef("%s", n))
 	}
 	if s.WriteErr != nil {
 		out = append(out, notice.Notef("the validation cache %s could not be written (%v); results were not kept", rc.dir, s.WriteErr))
 	}
 	return out
+}
+
+// corruptNotice says what of the cache in dir did not verify and what was
+// removed for it: a pack goes whole, for one of its entries or for its
+// index ("" when nothing did).
+func corruptNotice(dir string, s resultcache.Stats) string {
+	if s.Corrupt == 0 && s.CorruptPacks == 0 {
+		return ""
+	}
+	were := pick(s.CorruptPacks, "was", "were")
+	if s.Corrupt == 0 {
+		return fmt.Sprintf("%d %s of the validation cache %s did not verify (cut short, altered or not routeguard's) and %s removed; the objects were validated again",
+			s.CorruptPacks, pick(s.CorruptPacks, "pack", "packs"), dir, were)
+	}
+	return fmt.Sprintf("%d %s of the validation cache %s did not verify (cut short or altered); %d %s removed with every entry %s held, and the objects validated again",
+		s.Corrupt, pick(s.Corrupt, "entry", "entries"), dir, s.CorruptPacks, pick(s.CorruptPacks, "pack "+were, "packs "+were), pick(s.CorruptPacks, "it", "they"))
+}
+
+// pick is one when n is 1, else many.
+func pick(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // userCacheDir is os.UserCacheDir from the action's environment ("" when

@@ -67,9 +67,12 @@ func (p *pack) read(loc location) ([]byte, error) {
 }
 
 // discard removes a pack found corrupt (its other entries are written
-// again by the runs that miss them).
-func (p *pack) discard() {
-	p.once.Do(func() { os.Remove(p.path) })
+// again by the runs that miss them), counting it once in c.
+func (p *pack) discard(c *Cache) {
+	p.once.Do(func() {
+		os.Remove(p.path)
+		c.corruptPacks.Add(1)
+	})
 }
 
 // writePack writes entries as one pack in dir and returns how many it
@@ -165,7 +168,7 @@ func (c *Cache) openPacks(paths []string) {
 			continue
 		}
 		if err != nil {
-			c.corrupt.Add(1)
+			c.corruptPacks.Add(1)
 			os.Remove(path)
 			continue
 		}

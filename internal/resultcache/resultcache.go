@@ -43,7 +43,11 @@ type Cache struct {
 	max     int64
 	maxItem int64
 
-	hits, misses, corrupt, written atomic.Int64
+	hits, misses, written atomic.Int64
+	// corrupt counts values that did not match their checksum;
+	// corruptPacks the packs removed for it or for an index that did not
+	// hold together.
+	corrupt, corruptPacks atomic.Int64
 
 	loadOnce sync.Once
 	index    map[Key]location // the packs of earlier runs, read once
@@ -140,7 +144,7 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if err != nil {
 		c.corrupt.Add(1)
 		c.misses.Add(1)
-		loc.pack.discard()
+		loc.pack.discard(c)
 		return nil, false
 	}
 	c.hits.Add(1)
@@ -199,8 +203,14 @@ func (c *Cache) flushLocked() {
 
 // Stats are what a run did with the cache.
 type Stats struct {
-	Hits, Misses, Corrupt, Written, Evicted int64
-	WriteErr                                error
+	Hits, Misses, Written, Evicted int64
+	// Corrupt counts the entries read whose value did not match its
+	// checksum (each a miss); CorruptPacks the packs removed as corrupt,
+	// for such an entry (with every other entry they held) or for an
+	// index that did not hold together (cut short, altered, a link, not
+	// a pack).
+	Corrupt, CorruptPacks int64
+	WriteErr              error
 }
 
 // Close bounds the directory (when this run wrote to it: the oldest
@@ -215,7 +225,7 @@ func (c *Cache) Close() Stats {
 	for _, p := range c.packs {
 		p.f.Close()
 	}
-	s := Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Corrupt: c.corrupt.Load(), Written: c.written.Load()}
+	s := Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Corrupt: c.corrupt.Load(), CorruptPacks: c.corruptPacks.Load(), Written: c.written.Load()}
 	c.mu.Lock()
 	s.WriteErr = c.writeErr
 	c.mu.Unlock()

@@ -114,20 +114,21 @@ func TestCorruptPacks(t *testing.T) {
 	os.WriteFile(secret, []byte("not routeguard's"), 0o600)
 	valueAt := func(data []byte) int { return len(data) - len(`{"v":1}`) }
 	for _, tc := range []struct {
-		name  string
-		spoil func(path string)
+		name    string
+		entries int64 // values refused (the rest: the index did not hold)
+		spoil   func(path string)
 	}{
-		{"cut short", func(p string) { data, _ := os.ReadFile(p); os.WriteFile(p, data[:len(data)-3], 0o600) }},
-		{"index cut short", func(p string) { data, _ := os.ReadFile(p); os.WriteFile(p, data[:len(packMagic)+10], 0o600) }},
-		{"value altered", func(p string) { data, _ := os.ReadFile(p); data[valueAt(data)+2] ^= 1; os.WriteFile(p, data, 0o600) }},
-		{"offset altered", func(p string) {
+		{"cut short", 0, func(p string) { data, _ := os.ReadFile(p); os.WriteFile(p, data[:len(data)-3], 0o600) }},
+		{"index cut short", 0, func(p string) { data, _ := os.ReadFile(p); os.WriteFile(p, data[:len(packMagic)+10], 0o600) }},
+		{"value altered", 1, func(p string) { data, _ := os.ReadFile(p); data[valueAt(data)+2] ^= 1; os.WriteFile(p, data, 0o600) }},
+		{"offset altered", 0, func(p string) {
 			data, _ := os.ReadFile(p)
 			data[len(packMagic)+4+2*32+7] ^= 0x40
 			os.WriteFile(p, data, 0o600)
 		}},
-		{"count altered", func(p string) { data, _ := os.ReadFile(p); data[len(packMagic)] = 0xff; os.WriteFile(p, data, 0o600) }},
-		{"a link", func(p string) { os.Remove(p); os.Symlink(secret, p) }},
-		{"garbage", func(p string) { os.WriteFile(p, []byte("garbage"), 0o600) }},
+		{"count altered", 0, func(p string) { data, _ := os.ReadFile(p); data[len(packMagic)] = 0xff; os.WriteFile(p, data, 0o600) }},
+		{"a link", 0, func(p string) { os.Remove(p); os.Symlink(secret, p) }},
+		{"garbage", 0, func(p string) { os.WriteFile(p, []byte("garbage"), 0o600) }},
 	} {
 		dir := t.TempDir()
 		c := open(t, dir, Options{MaxEntryBytes: 64})
@@ -139,8 +140,8 @@ func TestCorruptPacks(t *testing.T) {
 		if v, ok := c2.Get(k); ok {
 			t.Errorf("%s: read %q", tc.name, v)
 		}
-		if s := c2.Close(); s.Corrupt != 1 {
-			t.Errorf("%s: %d counted as corrupt, want 1", tc.name, s.Corrupt)
+		if s := c2.Close(); s.Corrupt != tc.entries || s.CorruptPacks != 1 {
+			t.Errorf("%s: %d entries and %d packs counted as corrupt, want %d and 1", tc.name, s.Corrupt, s.CorruptPacks, tc.entries)
 		}
 		if _, err := os.Lstat(path); !os.IsNotExist(err) {
 			t.Errorf("%s: pack left in place", tc.name)
@@ -157,6 +158,46 @@ func TestCorruptPacks(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(secret); string(data) != "not routeguard's" {
 		t.Error("the link's target was touched")
+	}
+}
+
+// TestCorruptCounts: entries that do not verify are counted one by one,
+// the packs removed for them once each, apart from packs whose index does
+// not hold (the command's notice says which were removed).
+func TestCorruptCounts(t *testing.T) {
+	dir := t.TempDir()
+	keys := []Key{KeyOf([]byte("a")), KeyOf([]byte("b")), KeyOf([]byte("c"))}
+	c := open(t, dir, Options{})
+	for _, k := range keys {
+		c.Put(k, []byte(`{"v":1}`))
+	}
+	c.Close()
+	path := onlyPack(t, dir)
+	data, _ := os.ReadFile(path)
+	// Alter the last byte of every value ("}" of each {"v":1}, the values
+	// being the pack's last bytes).
+	for i := len(data) - len(keys)*len(`{"v":1}`); i < len(data); i++ {
+		if data[i] == '}' {
+			data[i] ^= 1
+		}
+	}
+	os.WriteFile(path, data, 0o600)
+	c2 := open(t, dir, Options{})
+	for _, k := range keys {
+		if v, ok := c2.Get(k); ok {
+			t.Errorf("read an altered value %q", v)
+		}
+	}
+	if s := c2.Close(); s.Corrupt != 3 || s.CorruptPacks != 1 {
+		t.Errorf("three altered entries of one pack: %d entries, %d packs counted, want 3 and 1", s.Corrupt, s.CorruptPacks)
+	}
+	// Two packs that are not packs: two removed, no entry counted.
+	os.WriteFile(filepath.Join(dir, packPrefix+"x"), []byte("garbage"), 0o600)
+	os.WriteFile(filepath.Join(dir, packPrefix+"y"), []byte("garbage"), 0o600)
+	c3 := open(t, dir, Options{})
+	c3.Get(keys[0])
+	if s := c3.Close(); s.Corrupt != 0 || s.CorruptPacks != 2 {
+		t.Errorf("two garbage packs: %d entries, %d packs counted, want 0 and 2", s.Corrupt, s.CorruptPacks)
 	}
 }
 
