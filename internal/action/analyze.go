@@ -60,7 +60,9 @@ func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeRes
 	}
 	defer stopProfile()
 	res := &AnalyzeResult{}
-	cache, notices := a.Cache.open(env)
+	opts := a.Cache
+	opts.Outside = append(opts.Outside[:len(opts.Outside):len(opts.Outside)], a.readRoots(env, paths)...)
+	cache, notices := opts.open(env)
 	res.Notices = append(res.Notices, notices...)
 	defer func() { res.Notices = append(res.Notices, cache.close()...) }()
 	for _, p := range paths {
@@ -78,6 +80,31 @@ func (a *Analyze) Run(ctx context.Context, env Env, paths []string) (*AnalyzeRes
 		return res, err
 	}
 	return res, nil
+}
+
+// readRoots are the directories the run reads, which the result cache must
+// not be in: each path and its repository (--repo-root, else the git top
+// level above it); for stdin, the repository its objects are checked
+// against (--repo-root, else the working directory).
+func (a *Analyze) readRoots(env Env, paths []string) []string {
+	var roots []string
+	for _, p := range paths {
+		if p == "-" {
+			root := a.Render.RepoRoot
+			if root == "" && env.Getwd != nil {
+				root, _ = env.Getwd()
+			}
+			roots = append(roots, root)
+			continue
+		}
+		roots = append(roots, p)
+		if a.Render.RepoRoot != "" {
+			roots = append(roots, a.Render.RepoRoot)
+		} else if root, err := render.FindRepoRoot(p); err == nil {
+			roots = append(roots, root)
+		}
+	}
+	return roots
 }
 
 // path renders (or reads from stdin) one input and takes it through the
