@@ -1,6 +1,7 @@
 // Package docgen writes the parts of the documentation that lists in the
-// code decide: the analyzers and the catalog of finding codes (docs/analysis.md), the routing
-// kinds (docs/health.md) and the CLI reference (docs/cli.md). Generated regions sit between markers
+// code decide: the analyzers, the catalog of finding codes and the report formats
+// (docs/analysis.md; the formats also in README.md), the routing kinds (docs/health.md), the
+// notification triggers (docs/notifications.md) and the CLI reference (docs/cli.md). Generated regions sit between markers
 //
 //	<!-- BEGIN GENERATED codes: go generate ./internal/docgen -->
 //	...
@@ -33,6 +34,8 @@ func Regions() []Region {
 	return []Region{
 		{File: "docs/analysis.md", Name: "analyzers", Generate: analyzersTable},
 		{File: "docs/analysis.md", Name: "codes", Generate: codesTable},
+		{File: "docs/analysis.md", Name: "formats", Generate: formatsTable},
+		{File: "README.md", Name: "formats", Generate: formatsTable},
 		{File: "docs/health.md", Name: "kinds", Generate: kindsTable},
 		{File: "docs/cli.md", Name: "cli", Generate: cliReference, Whole: true},
 	}

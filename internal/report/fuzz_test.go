@@ -13,9 +13,10 @@ import (
 )
 
 // FuzzWriters: findings carrying any text (names and messages come from
-// repositories) are written by every format as well-formed output: JSON
-// that parses, XML that parses, text without raw control characters,
-// workflow commands one line each.
+// repositories) are written by every format (All, the list -o, --report and
+// the docs read) as well-formed output of its Syntax: JSON that parses, XML
+// that parses, text without raw control characters, workflow commands one
+// line each; and no format writes a raw escape or NUL.
 func FuzzWriters(f *testing.F) {
 	f.Add("web", "shop", "apps/route.yaml", "backendRef names Service shop/web", 3)
 	f.Add("a\x1b[2J", "\r", "dir/\xff.yaml", "<]]>&\"'\u2028", 0)
@@ -23,7 +24,8 @@ func FuzzWriters(f *testing.F) {
 		fs := []analysis.Finding{{Code: "RG1101", Severity: analysis.SeverityError, Message: msg,
 			Object: analysis.ObjectRef{Kind: "HTTPRoute", Namespace: ns, Name: name},
 			Source: manifest.Source{File: file, Line: line}, Analyzer: "fuzz"}}
-		for _, format := range Formats() {
+		for _, fm := range All() {
+			format := fm.Name
 			var buf bytes.Buffer
 			w, err := New(format, &buf, Options{Version: "fuzz"})
 			if err != nil {
@@ -33,40 +35,45 @@ func FuzzWriters(f *testing.F) {
 				t.Fatalf("%s: %v", format, err)
 			}
 			out := buf.Bytes()
-			switch format {
-			case "json", "sarif", "gitlab":
+			if bytes.ContainsAny(out, "\x1b\x00") {
+				t.Fatalf("%s: a raw escape or NUL: %q", format, out)
+			}
+			switch fm.Syntax {
+			case SyntaxJSON:
 				if !json.Valid(out) {
 					t.Fatalf("%s: not valid JSON: %q", format, out)
 				}
-			case "junit":
+			case SyntaxXML:
 				d := xml.NewDecoder(bytes.NewReader(out))
 				for {
 					if _, err := d.Token(); err == io.EOF {
 						break
 					} else if err != nil {
-						t.Fatalf("junit: not well-formed XML (%v): %q", err, out)
+						t.Fatalf("%s: not well-formed XML (%v): %q", format, err, out)
 					}
 				}
-			case "github":
+			case SyntaxWorkflowCommands:
 				// One command per finding: nothing the repository wrote
 				// starts a line of its own.
 				lines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
 				if len(lines) != 1 || !bytes.HasPrefix(lines[0], []byte("::error ")) || bytes.ContainsAny(out, "\x1b\r\x00") {
-					t.Fatalf("github: %q", out)
+					t.Fatalf("%s: %q", format, out)
 				}
-			case "text":
+			case SyntaxText:
 				if bytes.ContainsAny(out, "\x1b\r\x00") {
-					t.Fatalf("text: raw control characters: %q", out)
+					t.Fatalf("%s: raw control characters: %q", format, out)
 				}
 				for _, l := range strings.Split(string(out), "\n") {
 					if strings.HasPrefix(strings.TrimSpace(l), "::") || strings.Contains(l, "##[") {
-						t.Fatalf("text: line %q is a workflow command", l)
+						t.Fatalf("%s: line %q is a workflow command", format, l)
 					}
 				}
-			case "markdown":
+			case SyntaxMarkdown:
 				if len(out) > MaxMarkdown || bytes.ContainsAny(out, "<>@`\x1b\r") && !onlyOurMarkup(out) {
-					t.Fatalf("markdown: %d bytes or raw markup: %q", len(out), out)
+					t.Fatalf("%s: %d bytes or raw markup: %q", format, len(out), out)
 				}
+			default:
+				t.Fatalf("%s: syntax %q has no check here", format, fm.Syntax)
 			}
 		}
 	})

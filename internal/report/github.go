@@ -30,7 +30,8 @@ type github struct {
 	findings []analysis.Finding
 }
 
-var _ = format("github", newGitHub)
+var _ = format(Format{Name: "github", Syntax: SyntaxWorkflowCommands, New: newGitHub,
+	Doc: "GitHub Actions workflow commands: annotations for a repository where SARIF upload is not available"})
 
 func newGitHub(w io.Writer, _ Options) Writer { return &github{w: w} }
 

@@ -34,7 +34,8 @@ type gitlabLines struct {
 	Begin int `json:"begin"`
 }
 
-var _ = format("gitlab", newGitLab)
+var _ = format(Format{Name: "gitlab", Syntax: SyntaxJSON, New: newGitLab,
+	Doc: "GitLab's code quality report, for the merge request widget"})
 
 func newGitLab(w io.Writer, _ Options) Writer { return &gitlab{w: w, issues: []gitlabIssue{}} }
 

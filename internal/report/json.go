@@ -41,7 +41,8 @@ type jsonWriter struct {
 	doc JSONReport
 }
 
-var _ = format("json", newJSON)
+var _ = format(Format{Name: "json", Syntax: SyntaxJSON, New: newJSON,
+	Doc: "routeguard's stable JSON schema (`schemaVersion: 1`), for scripts"})
 
 func newJSON(w io.Writer, _ Options) Writer {
 	return &jsonWriter{w: w, doc: JSONReport{SchemaVersion: JSONSchemaVersion, Findings: []JSONFinding{}}}

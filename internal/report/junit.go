@@ -19,7 +19,8 @@ type junit struct {
 	by    map[string][]analysis.Finding
 }
 
-var _ = format("junit", newJUnit)
+var _ = format(Format{Name: "junit", Syntax: SyntaxXML, New: newJUnit,
+	Doc: "JUnit XML, one test case per finding, for CI test reports"})
 
 func newJUnit(w io.Writer, _ Options) Writer {
 	return &junit{w: w, by: map[string][]analysis.Finding{}}

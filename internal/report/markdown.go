@@ -24,7 +24,8 @@ type markdownReport struct {
 	n  Summary
 }
 
-var _ = format("markdown", newMarkdown)
+var _ = format(Format{Name: "markdown", Syntax: SyntaxMarkdown, New: newMarkdown,
+	Doc: "a job summary (GitHub's `$GITHUB_STEP_SUMMARY`, a GitLab note) under GitHub's size limit"})
 
 func newMarkdown(w io.Writer, _ Options) Writer { return &markdownReport{w: w} }
 

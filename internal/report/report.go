@@ -31,29 +31,76 @@ type Options struct {
 	Version string
 }
 
+// Format is one report format: what `-o` and `--report` accept, the
+// generated table of formats (docs/analysis.md, README.md) and the fuzz
+// test's checks read it.
+type Format struct {
+	// Name is what -o and --report take.
+	Name string
+	// Syntax is what the output is, checked by the fuzz test for every
+	// format of that syntax.
+	Syntax Syntax
+	// Doc says in a sentence what the format is for (the table of formats).
+	Doc string
+	// New returns the writer.
+	New func(io.Writer, Options) Writer
+}
+
+// Syntax is the kind of text a format writes.
+type Syntax string
+
+// The syntaxes of the formats.
+const (
+	// SyntaxText: lines for people, no raw control characters, no line a
+	// workflow command.
+	SyntaxText Syntax = "text"
+	// SyntaxJSON: one JSON document.
+	SyntaxJSON Syntax = "JSON"
+	// SyntaxXML: one XML document.
+	SyntaxXML Syntax = "XML"
+	// SyntaxMarkdown: Markdown whose markup is all routeguard's, under
+	// MaxMarkdown bytes.
+	SyntaxMarkdown Syntax = "Markdown"
+	// SyntaxWorkflowCommands: GitHub Actions workflow commands, one line
+	// per finding.
+	SyntaxWorkflowCommands Syntax = "workflow commands"
+)
+
 // Formats lists the format names New accepts, sorted.
-func Formats() []string { return slices.Sorted(maps.Keys(constructors)) }
+func Formats() []string { return slices.Sorted(maps.Keys(formats)) }
 
-// constructors holds every format. Each format file adds itself
-// (`var _ = format("name", newName)`), so a new format is one file and its
-// test; the order of addition does not matter (Formats sorts).
-var constructors = map[string]func(io.Writer, Options) Writer{}
-
-func format(name string, c func(io.Writer, Options) Writer) struct{} {
-	if _, dup := constructors[name]; dup {
-		panic("report: format " + name + " defined twice")
+// All lists every format, sorted by name.
+func All() []Format {
+	out := make([]Format, 0, len(formats))
+	for _, n := range Formats() {
+		out = append(out, formats[n])
 	}
-	constructors[name] = c
+	return out
+}
+
+// formats holds every format. Each format file adds itself
+// (`var _ = format(Format{...})`), so a new format is one file and its
+// test; the order of addition does not matter (Formats sorts).
+var formats = map[string]Format{}
+
+func format(f Format) struct{} {
+	if _, dup := formats[f.Name]; dup {
+		panic("report: format " + f.Name + " defined twice")
+	}
+	if f.Syntax == "" || f.Doc == "" || f.New == nil {
+		panic("report: format " + f.Name + " needs a Syntax, a Doc and New")
+	}
+	formats[f.Name] = f
 	return struct{}{}
 }
 
 // New returns the writer for format.
 func New(format string, w io.Writer, opts Options) (Writer, error) {
-	c, ok := constructors[format]
+	f, ok := formats[format]
 	if !ok {
 		return nil, fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(Formats(), ", "))
 	}
-	return c(w, opts), nil
+	return f.New(w, opts), nil
 }
 
 // WriteAll writes every finding and flushes.

@@ -21,7 +21,8 @@ type sarif struct {
 	findings []analysis.Finding
 }
 
-var _ = format("sarif", newSARIF)
+var _ = format(Format{Name: "sarif", Syntax: SyntaxJSON, New: newSARIF,
+	Doc: "SARIF 2.1.0, for GitHub code scanning (annotations on the pull request's diff)"})
 
 func newSARIF(w io.Writer, o Options) Writer { return &sarif{w: w, version: o.Version} }
 

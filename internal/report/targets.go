@@ -32,7 +32,7 @@ func (t Target) String() string {
 func ParseTarget(s string) (Target, error) {
 	format, file, hasFile := strings.Cut(s, "=")
 	t := Target{Format: strings.TrimSpace(format), File: file}
-	if _, ok := constructors[t.Format]; !ok {
+	if _, ok := formats[t.Format]; !ok {
 		return Target{}, fmt.Errorf("--report %q: unknown format %q: use FORMAT or FORMAT=FILE with FORMAT one of %s", s, t.Format, strings.Join(Formats(), ", "))
 	}
 	if hasFile && file == "" {

@@ -22,7 +22,8 @@ type text struct {
 	sum   Summary
 }
 
-var _ = format("text", newText)
+var _ = format(Format{Name: "text", Syntax: SyntaxText, New: newText,
+	Doc: "findings grouped by file, one line each, then a summary: for people and CI logs (the default)"})
 
 func newText(w io.Writer, o Options) Writer {
 	return &text{w: w, color: o.Color, by: map[string][]analysis.Finding{}}
