@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"sigs.k8s.io/yaml"
 )
@@ -243,4 +244,54 @@ func sourceKeys(t *testing.T) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Triggers reads every trigger file, each condition with what Argo CD
+// needs and sending a template that exists.
+func TestTriggers(t *testing.T) {
+	trs, err := Triggers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tr := range trs {
+		names = append(names, "trigger."+tr.Name)
+	}
+	var want []string
+	for _, k := range sourceKeys(t) {
+		if strings.HasPrefix(k, "trigger.") {
+			want = append(want, k)
+		}
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Fatalf("Triggers = %v, want the files of argocd/triggers %v", names, want)
+	}
+	for _, tr := range trs {
+		for _, c := range tr.Conditions {
+			if !strings.HasPrefix(tr.Name, "on-routeguard-") || c.Description == "" || len(c.Send) == 0 {
+				t.Errorf("%s: %+v", tr.Name, c)
+			}
+		}
+	}
+	if deg := trs[slices.IndexFunc(trs, func(t Trigger) bool { return t.Name == "on-routeguard-route-degraded" })]; len(deg.Conditions) != 2 || deg.Conditions[1].Send[0] != "routeguard-routing-app-degraded" {
+		t.Errorf("on-routeguard-route-degraded: %+v", deg)
+	}
+}
+
+func TestTriggersRejectBadFiles(t *testing.T) {
+	for name, c := range map[string]struct{ trigger, want string }{
+		"missing template": {"- description: d\n  when: 'true'\n  send: [nope]\n", `sends "nope", but argocd/templates/nope.yaml does not exist`},
+		"no description":   {"- when: 'true'\n  send: [t]\n", "condition 1 needs a description"},
+		"unknown field":    {"- description: d\n  when: 'true'\n  send: [t]\n  sendd: [t]\n", "unknown field"},
+		"empty":            {"[]\n", "no condition"},
+	} {
+		fsys := fstest.MapFS{
+			"argocd/triggers/on-routeguard-x.yaml": {Data: []byte(c.trigger)},
+			"argocd/templates/t.yaml":              {Data: []byte("description: d\n")},
+		}
+		_, err := triggersIn(fsys)
+		if err == nil || !strings.Contains(err.Error(), "argocd/triggers/on-routeguard-x.yaml") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want the file and %q", name, err, c.want)
+		}
+	}
 }

@@ -37,6 +37,7 @@ func Regions() []Region {
 		{File: "docs/analysis.md", Name: "formats", Generate: formatsTable},
 		{File: "README.md", Name: "formats", Generate: formatsTable},
 		{File: "docs/health.md", Name: "kinds", Generate: kindsTable},
+		{File: "docs/notifications.md", Name: "triggers", Generate: triggersTable},
 		{File: "docs/cli.md", Name: "cli", Generate: cliReference, Whole: true},
 	}
 }
