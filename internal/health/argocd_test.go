@@ -2,6 +2,7 @@ package health
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -113,11 +114,22 @@ func TestSelectForArgoCDKeepsTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"gateway.networking.k8s.io/TCPRoute", "gateway.networking.k8s.io/TLSRoute", "gateway.networking.k8s.io/UDPRoute",
-		"networking.istio.io/DestinationRule", "networking.istio.io/Gateway", "networking.istio.io/ServiceEntry", "networking.istio.io/VirtualService",
+	// Argo CD 3.5's resource_customizations hold these of routeguard's
+	// kinds; every other health-checked kind is bundled.
+	builtin := []string{
+		"gateway.networking.k8s.io/BackendTLSPolicy", "gateway.networking.k8s.io/GRPCRoute",
+		"gateway.networking.k8s.io/Gateway", "gateway.networking.k8s.io/HTTPRoute",
 	}
-	if got := kindsOf(sel.Bundle); !reflect.DeepEqual(got, want) {
+	var want []string
+	for _, c := range kindsOf(checks) {
+		if !slices.Contains(builtin, c) {
+			want = append(want, c)
+		}
+	}
+	if got := kindsOf(sel.LeftOut); !reflect.DeepEqual(got, builtin) {
+		t.Errorf("left out %v, want %v", got, builtin)
+	}
+	if got := kindsOf(sel.Bundle); !reflect.DeepEqual(got, want) || !slices.Contains(got, "networking.istio.io/VirtualService") || !slices.Contains(got, "gateway.networking.k8s.io/TCPRoute") {
 		t.Errorf("bundled %v, want %v", got, want)
 	}
 }

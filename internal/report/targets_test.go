@@ -27,7 +27,7 @@ func TestParseTargets(t *testing.T) {
 		{name: "one file twice", specs: []string{"json=out/r.json", "sarif=out/./r.json"},
 			err: "--report json=out/r.json and --report sarif=out/./r.json write the same file"},
 		{name: "unknown format", specs: []string{"xml=r.xml"},
-			err: `--report "xml=r.xml": unknown format "xml": use FORMAT or FORMAT=FILE with FORMAT one of github, gitlab, json, junit, markdown, sarif, text`},
+			err: `--report "xml=r.xml": unknown format "xml": use FORMAT or FORMAT=FILE with FORMAT one of ` + strings.Join(Formats(), ", ")},
 		{name: "empty file", specs: []string{"sarif="}, err: `--report "sarif=" names no file after '='`},
 		{name: "empty", specs: []string{""}, err: `unknown format ""`},
 	}
