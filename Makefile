@@ -27,7 +27,7 @@ GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 CYCLONEDX          := $(TOOLS)/cyclonedx-gomod-$(CYCLONEDX_VERSION)/cyclonedx-gomod
 IMAGE_DIR          ?= $(BIN)/image
 
-.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-release e2e-cluster e2e-bench e2e-tools lint bench clean \
+.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-newcomer test-release e2e-cluster e2e-bench e2e-tools lint bench clean \
 	image image-release release release-check release-snapshot schema sdk-sum tidy tools
 
 all: build
@@ -42,10 +42,16 @@ build:
 demo: build
 	./scripts/demo.sh $(BIN)/routeguard
 
-test: test-main test-race test-sdk test-compat test-tools
+test: test-main test-race test-sdk test-compat test-tools test-newcomer
 
 test-main: build
 	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
+
+# test-newcomer: the four newcomer tasks of docs/contributing.md, each done
+# once in a copy of the tree (test/newcomer; it compiles most of the module
+# there, so it is not part of ./...).
+test-newcomer:
+	$(GO) test -tags newcomer -timeout 30m ./test/newcomer
 
 # test-race: the tests that render many repositories concurrently in one
 # process, under the race detector (which needs cgo).
