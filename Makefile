@@ -27,7 +27,7 @@ GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 CYCLONEDX          := $(TOOLS)/cyclonedx-gomod-$(CYCLONEDX_VERSION)/cyclonedx-gomod
 IMAGE_DIR          ?= $(BIN)/image
 
-.PHONY: fuzz all build demo test test-main test-race test-sdk test-compat test-tools test-newcomer test-release e2e-cluster e2e-bench e2e-tools lint bench clean \
+.PHONY: fuzz all build demo test test-fresh test-main test-race test-sdk test-compat test-tools test-newcomer test-release e2e-cluster e2e-bench e2e-tools lint bench clean \
 	image image-release release release-check release-snapshot schema sdk-sum tidy tools
 
 all: build
@@ -42,21 +42,39 @@ build:
 demo: build
 	./scripts/demo.sh $(BIN)/routeguard
 
+# make test uses Go's test cache: a second run replays the results of the
+# packages whose inputs did not change (the test binary, the environment
+# variables and the files a test read; docs/contributing.md, "Test cache").
+# make test-fresh (TESTCOUNT=-count=1) runs every test again.
+TESTCOUNT ?=
+# CHECKOUT_ID: the path, size and modification time of every file of the
+# checkout (bin/ included, not .git, .tools, .bench, dist), for the modules
+# whose tests read the checkout from outside their own module (compat/argocd,
+# release): the go command does not check those files again, so the ID goes
+# into their test binaries' link flags (-X of a variable that does not
+# exist: ignored by the linker, but part of the test binary's ID, so of the
+# key of a cached result). Expanded when the recipe runs, after make build.
+CHECKOUT_ID = $(shell find . \( -path ./.git -o -path ./.tools -o -path ./.bench -o -path ./dist \) -prune -o -printf '%p %s %T@\n' | LC_ALL=C sort | sha256sum | cut -c1-32)
+CHECKOUT_LDFLAGS = -ldflags "-X routeguard.checkout=$(CHECKOUT_ID)"
+
 test: test-main test-race test-sdk test-compat test-tools test-newcomer
 
+test-fresh:
+	$(MAKE) test TESTCOUNT=-count=1
+
 test-main: build
-	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
+	ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test $(TESTCOUNT) -timeout 30m ./...
 
 # test-newcomer: the four newcomer tasks of docs/contributing.md, each done
 # once in a copy of the tree (test/newcomer; it compiles most of the module
 # there, so it is not part of ./...).
 test-newcomer:
-	$(GO) test -tags newcomer -timeout 30m ./test/newcomer
+	$(GO) test $(TESTCOUNT) -tags newcomer -timeout 30m ./test/newcomer
 
 # test-race: the tests that render many repositories concurrently in one
 # process, under the race detector (which needs cgo).
 test-race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/action/
+	CGO_ENABLED=1 $(GO) test -race $(TESTCOUNT) -timeout 30m -run 'Concurrent' ./internal/render/ ./internal/action/
 
 # fuzz: explore each fuzz target for FUZZTIME (the seeds run in make test):
 # repository input (decoder, .routeguard.yaml, analyzers, the bounded
@@ -76,13 +94,13 @@ fuzz:
 # test-sdk: the plugin SDK is its own module (plugin authors do not pull in
 # routeguard's dependencies).
 test-sdk:
-	cd plugins/sdk && $(GO) test -count=1 ./...
+	cd plugins/sdk && $(GO) test $(TESTCOUNT) ./...
 
 # test-compat runs routeguard's artifacts through Argo CD's own code
 # (argocd-cmp-server, Lua VM, notifications, install manifests) of Argo CD
 # v3.5.7. Cold build: see README ("Argo CD versions tested").
 test-compat: build
-	cd compat/argocd && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./...
+	cd compat/argocd && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test $(TESTCOUNT) $(CHECKOUT_LDFLAGS) -timeout 30m ./...
 
 # test-tools: the release tooling's fast tests (module release/): go.sum pins
 # the plugin SDK, the image's structure and reproducibility on stand-in
@@ -91,7 +109,7 @@ test-compat: build
 # route maps parsed by the mermaid npm package (scripts/check-mermaid; npm ci
 # into the user cache directory on the first run).
 test-tools: build
-	cd release && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test -count=1 -timeout 30m ./modproxy/... ./image/... ./ci/... ./cmd/...
+	cd release && ROUTEGUARD_BIN=$(CURDIR)/$(BIN)/routeguard $(GO) test $(TESTCOUNT) $(CHECKOUT_LDFLAGS) -timeout 30m ./modproxy/... ./image/... ./ci/... ./cmd/...
 
 # test-release: what a release builds, built and checked: `goreleaser
 # check`, the snapshot release (8 binaries, archives, checksums, SBOMs),

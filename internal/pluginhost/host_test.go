@@ -96,6 +96,7 @@ func item(path, mode string) config.Plugin {
 var shas = map[string]string{}
 
 func shaCache(path string) string {
+	recordPluginSources()
 	if s, ok := shas[path]; ok {
 		return s
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/routeguard/routeguard/test/cachekey"
 )
 
 // bins holds the plugin binaries TestMain builds.
@@ -46,6 +48,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// recordPluginSources puts the sources TestMain built the plugins from
+// into the key of Go's test cache (package cachekey), which does not see
+// what the go build child read: an edited test plugin runs the tests again.
+// The tests call it, through shaCache and TeamHostsBinary.
+func recordPluginSources() {
+	cachekey.Tree("testdata/testplugin")
+	cachekey.Tree("../../plugins")
+}
+
 func goBuild(out, pkg, ldflags string) error {
 	args := []string{"build", "-o", out}
 	if ldflags != "" {
@@ -61,6 +72,7 @@ func goBuild(out, pkg, ldflags string) error {
 // istioPlugin builds cmd/routeguard-istio once (it links Istio: slow).
 func istioPlugin(t *testing.T) string {
 	t.Helper()
+	cachekey.Tree("../../cmd/routeguard-istio")
 	bins.once.Do(func() {
 		bins.istio = filepath.Join(bins.dir, "istio", IstioBinary)
 		bins.istioErr = goBuild(bins.istio, "../../cmd/routeguard-istio", "")

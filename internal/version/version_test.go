@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/test/cachekey"
 )
 
 func TestResolve(t *testing.T) {
@@ -83,6 +85,7 @@ func TestLinkerFlags(t *testing.T) {
 		{"release", "-X " + pkg + ".version=v9.8.7 -X " + pkg + ".revision=cafe0123", "v9.8.7 (revision cafe0123) "},
 		{"none", "", "dev "},
 	}
+	cachekey.Tree("testdata/printversion") // the go build child reads it
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bin := filepath.Join(t.TempDir(), "printversion")

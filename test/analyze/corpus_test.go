@@ -29,6 +29,7 @@ func TestCorpusHasNoErrors(t *testing.T) {
 		n++
 		rel, _ := filepath.Rel(harness.RepoRoot, dir)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			args := []string{rel}
 			if b, err := os.ReadFile(filepath.Join(dir, "ARGS")); err == nil {
 				args = append(strings.Fields(string(b)), rel)

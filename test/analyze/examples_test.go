@@ -80,6 +80,7 @@ func TestRightAppsHaveNoErrors(t *testing.T) {
 	for _, file := range apps {
 		app := readApplication(t, file)
 		t.Run(app.Metadata.Name, func(t *testing.T) {
+			t.Parallel()
 			args := []string{app.Spec.Source.Path}
 			for _, p := range app.Spec.Source.Plugin.Parameters {
 				if p.Name == "values-files" {
@@ -150,6 +151,7 @@ func TestBrokenAppsGiveWhatTheyPromise(t *testing.T) {
 		n++
 		rel, _ := filepath.Rel(harness.RepoRoot, dir)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			want := expectations(t, dir)
 			if len(want) == 0 {
 				t.Fatalf("%s promises no findings; a broken app must say what is wrong", rel)

@@ -31,6 +31,7 @@ func TestValidationFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			fs, code, stderr := analyzeEnv(t, tc.env, tc.args...)
 			if code != tc.wantCode {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.wantCode, stderr)

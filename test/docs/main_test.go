@@ -129,7 +129,12 @@ func TestDocCommands(t *testing.T) {
 					"(<!-- doctest: skip REASON --> or <!-- doctest: run COMMAND -->; docs/contributing.md)", b)
 			case kind == Runnable:
 				run++
-				t.Run(strings.ReplaceAll(b.String(), "/", "_"), func(t *testing.T) { runBlock(t, template, b, steps) })
+				// Each block runs in a copy of its own (runBlock), so the blocks
+				// run in parallel.
+				t.Run(strings.ReplaceAll(b.String(), "/", "_"), func(t *testing.T) {
+					t.Parallel()
+					runBlock(t, template, b, steps)
+				})
 			}
 		}
 	}
@@ -168,6 +173,7 @@ func runBlock(t *testing.T, template string, b Block, steps []Step) {
 // them in whatever order the writes happened).
 func shell(t *testing.T, dir, command string) (string, int) {
 	t.Helper()
+	harness.RecordInputs()
 	path := filepath.Dir(harness.Binary)
 	if pluginDir != "" {
 		path += string(os.PathListSeparator) + pluginDir

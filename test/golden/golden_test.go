@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/routeguard/routeguard/test/cachekey"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files from what the commands print now")
@@ -148,8 +150,17 @@ func TestGolden(t *testing.T) {
 
 var tmpPath = regexp.MustCompile(`/tmp/[^\s"']*`)
 
+// recordInputs puts the binary and the checkout it reads (the fixtures
+// are copied from it) into the key of Go's test cache (package cachekey).
+func recordInputs() {
+	cachekey.Env("ROUTEGUARD_BIN")
+	cachekey.Binary(binary)
+	cachekey.Tree(repoRoot)
+}
+
 // execute runs r and renders its outcome as the golden file's bytes.
 func execute(t *testing.T, i int, r run) []byte {
+	recordInputs()
 	expand := strings.NewReplacer("$FIXTURES", fix.dir, "$REPO", repoRoot)
 	args := make([]string, len(r.args))
 	for j, a := range r.args {

@@ -40,6 +40,7 @@ func TestValidationVerdicts10k(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	recordInputs()
 	cmd := exec.Command(binary, "analyze", "-o", "json", dir)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
 	var stdout, stderr bytes.Buffer

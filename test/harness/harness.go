@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/routeguard/routeguard/test/cachekey"
 )
 
 var (
@@ -58,6 +60,18 @@ func run(m Tests) (int, error) {
 	return m.Run(), nil
 }
 
+// RecordInputs puts the binary and the checkout it reads into the key of
+// Go's test cache (package cachekey): a rebuilt binary or an edited example
+// runs the tests again. Command calls it; call it before running the binary
+// some other way.
+func RecordInputs() {
+	if b := os.Getenv("ROUTEGUARD_BIN"); b != "" {
+		cachekey.Binary(b) // a test may swap Binary for a copy
+	}
+	cachekey.Binary(Binary)
+	cachekey.Tree(RepoRoot)
+}
+
 // Result is what one run printed and its exit code.
 type Result struct {
 	Stdout, Stderr string
@@ -79,6 +93,7 @@ type Options struct {
 // Command returns the command Run would run, not started.
 func Command(t testing.TB, o Options, args ...string) *exec.Cmd {
 	t.Helper()
+	RecordInputs()
 	cmd := exec.Command(Binary, args...)
 	if o.AddressSpaceMiB > 0 {
 		cmd = exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, o.AddressSpaceMiB<<10), Binary}, args...)...)

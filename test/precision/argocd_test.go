@@ -8,6 +8,7 @@ import "testing"
 // nothing"), which is for an app every source of which rendered and was
 // empty (16 false warnings on one public repository).
 func TestRendersNothingOnlyWhenEverySourceRendered(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "argocd-chart-offline")
 	r := routeguard(t, dir, "argocd", "analyze", "argocd")
 	if r.code != 0 {
@@ -23,6 +24,7 @@ func TestRendersNothingOnlyWhenEverySourceRendered(t *testing.T) {
 // another); an Application of this repository that does not render and
 // holds an HTTPRoute makes it an error naming the route's file.
 func TestArgoCDNothingCheckedOnlyWhenRoutingWasNotRendered(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "argocd-routing-unbuilt")
 	r := routeguard(t, dir, "argocd", "analyze", "--repo-url", "https://github.com/example/talos-homelab.git", "argocd/apps.yaml")
 	if r.code != 0 {
@@ -44,6 +46,7 @@ func TestArgoCDNothingCheckedOnlyWhenRoutingWasNotRendered(t *testing.T) {
 // each such Application (9 on one public repository); one whose repository
 // is neither scoped nor listed stays refused.
 func TestProjectScopedRepositoriesPermitted(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "argocd-scoped-repositories")
 	r := routeguard(t, dir, "argocd", "analyze", "--repo-url", "https://github.com/example/home-ops", "apps/argocd/apps.yaml")
 	got := lines(r.stdout, "RG0203")

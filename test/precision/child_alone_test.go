@@ -8,6 +8,7 @@ import "testing"
 // with placeholders, instead of failing in strict mode (RG0101); built as
 // part of the tree it gets the value.
 func TestChildBuiltAloneNamesParentVariables(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-child-alone")
 	r := routeguard(t, dir, "flux", "build", "--report", "text", "kubernetes/apps/web/ks.yaml")
 	if r.code != 0 {

@@ -37,7 +37,9 @@ func aloneBinary(t *testing.T) string {
 
 // A Flux tree of Istio and Flagger objects checked without routeguard-istio
 // installed gets a warning: Istio's own analyzers did not run, and the run
-// must not read as a full check (it was a note, easy to miss).
+// must not read as a full check (it was a note, easy to miss). Not
+// parallel: it swaps harness.Binary (the other tests of the package are, and
+// run after it).
 func TestIstioTreeWithoutPluginWarns(t *testing.T) {
 	dir := fixture(t, "flux-istio-flagger")
 	old := harness.Binary

@@ -9,6 +9,7 @@ import (
 // built: three Kustomizations using commonLabels printed it three times,
 // unprefixed, among routeguard's lines. It is said once, prefixed.
 func TestKustomizeWarningsOnceEach(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-kustomize-deprecations")
 	r := routeguard(t, dir, "flux", "build", "--all", "--analyze=false", "clusters/home")
 	if r.code != 0 {

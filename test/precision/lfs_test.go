@@ -6,6 +6,7 @@ import "testing"
 // checkout did not fetch LFS content) is named as one, with how to fetch
 // it; Helm's own message was "gzip: invalid header".
 func TestLFSPointerNamed(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "argocd-lfs-chart")
 	r := routeguard(t, dir, "argocd", "analyze", "argocd")
 	if r.code != 1 {

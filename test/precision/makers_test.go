@@ -10,6 +10,7 @@ import "testing"
 // be checked, never RG1101: any custom resource routeguard does not model
 // may make Services in its namespace.
 func TestLikeliestMakerNamedFirst(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-app-template-makers")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "kubernetes/flux/cluster")
 	if r.code != 0 {

@@ -10,6 +10,7 @@ import "testing"
 // alone that routes nothing (a CronJob) says so at info — a per-app CI job
 // failed on every such app of a repository (373 of 432 errors raised).
 func TestNothingCheckedOnlyWhenRoutingWasNotBuilt(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-routing-unbuilt")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "clusters/home")
 	if r.code != 1 {

@@ -8,6 +8,7 @@ import "testing"
 // built without that file, with a warning naming file:line and what kind
 // of remote it is, and its routes are checked (one is a real error here).
 func TestFluxPartlyBuiltWithoutRemoteFile(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-remote-generator-file")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "clusters/main")
 	if r.code != 1 {
@@ -28,6 +29,7 @@ func TestFluxPartlyBuiltWithoutRemoteFile(t *testing.T) {
 // "no such directory in this checkout ... fix the path". Its Gateways are
 // "cannot check" for the routes of this repository.
 func TestOtherRepositoryPathIsNotFixThePath(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-other-repo-source")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "clusters/home")
 	if r.code != 0 {

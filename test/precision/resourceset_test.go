@@ -9,6 +9,7 @@ import "testing"
 // (the ResourceSet was taken to make nothing, and the Namespace was
 // rendered elsewhere); the generated routes were never checked.
 func TestResourceSetRenderedLikeTheOperator(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-operator-resourceset")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "clusters/home")
 	if r.code != 1 {

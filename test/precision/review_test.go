@@ -38,6 +38,7 @@ func write(t *testing.T, dir, file, content string) {
 // legacy route's finding as fixed. It now says what was not built at each
 // revision, with the routing it holds, in every format.
 func TestReviewSaysWhatWasNotBuilt(t *testing.T) {
+	t.Parallel()
 	dir := gitFixture(t, "flux-review")
 	write(t, dir, "shop/route.yaml", strings.Replace(mustRead(t, dir, "shop/route.yaml"), "shop.example.com", "shop.example.org", 1))
 

@@ -7,6 +7,7 @@ import "testing"
 // the Ingress and its rootService) is not missing it: it was an RG2007
 // error.
 func TestRolloutWritesALBAction(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "rollouts-alb-canary")
 	r := routeguard(t, dir, "analyze", "apps/web")
 	if r.code != 0 {

@@ -8,6 +8,7 @@ import "testing"
 // public CA bundle. RG4001 fired on both and said "plain base64" for
 // stringData (14 such Secrets in a public repository).
 func TestPlainSecretsLeaveVariablesAndCertificates(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-secret-vars")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "kubernetes/flux/cluster")
 	if r.code != 0 {

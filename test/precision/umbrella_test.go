@@ -11,6 +11,7 @@ import "testing"
 // skipped before (exit 0), analyze refused the chart, and flux build
 // failed the HelmRelease (RG0102).
 func TestUmbrellaChartRendersItsOwnTemplates(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "umbrella-chart")
 	for _, tc := range []struct {
 		name string
@@ -42,6 +43,7 @@ func TestUmbrellaChartRendersItsOwnTemplates(t *testing.T) {
 // analyze says it was not checked and why (a warning), without failing the
 // run (exit 2 "vendor the dependencies") or calling it empty (RG0007).
 func TestUmbrellaChartOfDependenciesOnly(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "umbrella-chart")
 	r := routeguard(t, dir, "analyze", "charts/monitoring")
 	if r.code != 0 {

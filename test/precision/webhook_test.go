@@ -10,6 +10,7 @@ import "testing"
 // of the app's own, strict-substitution errors (32 false errors on one
 // public repository).
 func TestSubstitutionWebhookSetsVariables(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "flux-substitution-webhook")
 	r := routeguard(t, dir, "flux", "build", "--all", "--report", "text", "kubernetes/flux/cluster")
 	if r.code != 0 {
