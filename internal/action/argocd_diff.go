@@ -23,6 +23,10 @@ type ArgoCDDiff struct {
 	ArgoCD   ArgoCDOptions
 	Analysis AnalysisOptions
 	Changed  ChangedOptions
+
+	// merged, when set (report merge), gives every Application's render
+	// from the shards of the review.
+	merged *merged
 }
 
 // Run compares the Applications found from paths (none: the working

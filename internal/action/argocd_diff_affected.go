@@ -19,12 +19,26 @@ func (a *ArgoCDDiff) pair(ctx context.Context, env Env, req affected.Request, ba
 	po.Build = func(ctx context.Context, root string, tune func(*argocd.Options)) (*argocd.Result, error) {
 		o := a.ArgoCD
 		o.RepoRoot, o.tune = root, tune
+		rev, mergeErr := 1, error(nil)
+		if root == baseRoot {
+			rev = 0
+		}
+		if a.merged != nil { // report merge: every render from the shards
+			o.tune = a.merged.tune(rev, root, &mergeErr)
+		}
 		o.Progress = func(app *argocd.AppResult) { a.done(root, "Application", app.App.Key(), app.Status()) }
 		paths := make([]string, len(rels))
 		for i, r := range rels {
 			paths[i] = filepath.Join(root, filepath.FromSlash(r))
 		}
-		return o.build(ctx, env, paths)
+		res, err := o.build(ctx, env, paths)
+		if a.merged != nil && err == nil {
+			if mergeErr != nil {
+				return nil, mergeErr
+			}
+			a.merged.restore(rev, res)
+		}
+		return res, err
 	}
 	p, err := argocd.BuildPair(ctx, po)
 	if err != nil {

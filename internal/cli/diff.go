@@ -73,12 +73,19 @@ func (d *diffReport) register(cmd *cobra.Command, revs *action.DiffOptions) {
 	fs := cmd.Flags()
 	fs.StringVar(&revs.Base, "base", "", "base revision (default: the merge base of HEAD and the default branch, else HEAD)")
 	fs.StringVar(&revs.Head, "head", "", "head revision (default: the work tree, uncommitted changes included)")
-	fs.StringVarP(&d.output, "output", "o", "text", "report format: "+strings.Join(diffFormats, ", "))
-	fs.StringVar(&d.svg, "svg", "", "also write the route map of the change as SVG to this file")
-	fs.BoolVar(&d.failOnShared, "fail-on-shared-change", false, "exit 1 when the change touches shared routing (a route onto another owner's Gateway, or a change to a Gateway others' routes use), whatever --fail-on-new says, so CI can require that review")
+	d.registerOutput(cmd, revs)
 	fs.StringVar(&revs.Review, "diff", string(routediff.ReviewRouting), "what to review: routing (the routing review), manifests (a unified diff of every changed object, by app) or both")
 	fs.StringArrayVar(&revs.IgnorePointers, "ignore-pointer", nil, "with --diff=manifests|both, leave this JSON pointer out of the manifest diff: /metadata/labels/team, or KIND:/pointer for one kind (Deployment:/spec/replicas, Deployment.apps:/spec/replicas); repeatable")
 	fs.StringVar(&revs.CodeOwners, "codeowners", "", "syntax of the CODEOWNERS file: github or gitlab (default: the host its location and [sections] say)")
+}
+
+// registerOutput binds the flags of how a review is printed and what its
+// exit code is (every diff command, and report merge).
+func (d *diffReport) registerOutput(cmd *cobra.Command, revs *action.DiffOptions) {
+	fs := cmd.Flags()
+	fs.StringVarP(&d.output, "output", "o", "text", "report format: "+strings.Join(diffFormats, ", "))
+	fs.StringVar(&d.svg, "svg", "", "also write the route map of the change as SVG to this file")
+	fs.BoolVar(&d.failOnShared, "fail-on-shared-change", false, "exit 1 when the change touches shared routing (a route onto another owner's Gateway, or a change to a Gateway others' routes use), whatever --fail-on-new says, so CI can require that review")
 	fs.Var(&failOnFlag{&d.failOnNew}, "fail-on-new", "exit 1 only when a finding introduced by the change reaches this severity ("+strings.Join(analysis.FailOnNames, ", ")+"); routing changes alone then exit 0")
 	d.reports.register(cmd, "the review (the findings of the head revision)")
 	d.progress.register(cmd)
@@ -252,6 +259,7 @@ built, unaffected and not buildable.
 func newArgoCDDiffCommand(env *Env) *cobra.Command {
 	a := &action.ArgoCDDiff{}
 	var d diffReport
+	var sh shardFlags
 	cmd := &cobra.Command{
 		Use:   "diff [PATH...]",
 		Short: "Compare the traffic routing of every Application at two revisions (pull request review)",
@@ -269,12 +277,23 @@ their render read, differs; the others take head's objects (the review is
 the same, cluster analysis runs at both revisions). The header counts the
 Applications built, unaffected and not buildable.
 
+--shard I/N --shard-out FILE builds, at both revisions, only the
+Applications of shard I of N (a stable hash of each Application's
+namespace and name: adding an app moves no other) and writes what they
+rendered to FILE, without analyzing; 'routeguard report merge' joins
+the N files into the review, the same as without --shard (a CI matrix:
+docs/diff.md, "Shards").
+
 ` + diffLong,
-		Example: "  routeguard argocd diff --base origin/main argocd/",
+		Example: "  routeguard argocd diff --base origin/main argocd/\n  routeguard argocd diff --base origin/main --shard 2/4 --shard-out shard-2.json argocd/",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if sh.spec != "" || sh.out != "" {
+				return sh.run(cmd, env, a, args)
+			}
 			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
+	sh.register(cmd)
 	registerArgoCD(cmd, &a.ArgoCD)
 	registerAnalysis(cmd, &a.Analysis)
 	_ = cmd.Flags().MarkHidden("repo-root")

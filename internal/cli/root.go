@@ -43,6 +43,7 @@ input or render error. The README says what each command prints on each.`,
 		newNotificationsCommand(env),
 		newPostrenderCommand(env),
 		newRenderCommand(env),
+		newReportCommand(env),
 		newVersionCommand(env),
 	)
 	// cobra adds `completion` when the tree runs; made here, it can be a

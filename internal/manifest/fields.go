@@ -143,3 +143,21 @@ func mixUint(h, v uint64) uint64 {
 	}
 	return h
 }
+
+// Export is the index as plain numbers (its root hash and entries), for
+// carrying an object between processes (a review's shard file);
+// ImportFieldIndex makes the same index again. A nil index exports as
+// ok false.
+func (x *FieldIndex) Export() (base uint64, entries []uint64, ok bool) {
+	if x == nil {
+		return 0, nil, false
+	}
+	return x.base, x.entries, true
+}
+
+// ImportFieldIndex is the index Export gave base and entries of. An
+// entry's line is bounded by the packing (24 bits), so no value read
+// from a file can make a line out of range.
+func ImportFieldIndex(base uint64, entries []uint64) *FieldIndex {
+	return &FieldIndex{base: base, entries: entries}
+}

@@ -89,3 +89,9 @@ func fileError(t Target, err error) error {
 	}
 	return fmt.Errorf("--report %s: cannot write %s: %w", t, t.File, err)
 }
+
+// WriteFile writes content to path as a report is written: to a
+// temporary file in the same directory, renamed into place (a reader sees
+// the whole file or none; a link planted at path is replaced, not
+// followed).
+func WriteFile(path string, content []byte) error { return writeAtomic(path, content) }

@@ -176,46 +176,13 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("--diff must be %s, got %q", strings.Join(Reviews, ", "), opts.Review)
 	}
-	repo, err := gitrev.Open(cmp.Or(opts.Dir, "."))
+	t, err := Checkout(opts)
 	if err != nil {
 		return nil, err
 	}
-	rels, err := relPaths(repo.Root, opts.Dir, opts.Paths)
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(opts.TempDir, "routeguard-diff-")
-	if err != nil {
-		return nil, fmt.Errorf("temporary directory: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-
-	var base gitrev.Revision
-	if opts.Base == "" {
-		base, err = repo.DefaultBase()
-	} else {
-		base, err = repo.Resolve(opts.Base)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--base: %w", err)
-	}
-	res := &Result{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Paths: rels, Review: opts.Review}
-	baseRoot := filepath.Join(tmp, "base")
-	if err := export(repo, base, baseRoot, opts.MaxTreeBytes); err != nil {
-		return nil, err
-	}
-	headRoot := repo.Root
-	if opts.Head != "" {
-		head, err := repo.Resolve(opts.Head)
-		if err != nil {
-			return nil, fmt.Errorf("--head: %w", err)
-		}
-		res.Head = Rev{Name: head.Name, Hash: head.Hash}
-		headRoot = filepath.Join(tmp, "head")
-		if err := export(repo, head, headRoot, opts.MaxTreeBytes); err != nil {
-			return nil, err
-		}
-	}
+	defer t.Close()
+	rels, baseRoot, headRoot := t.Rels, t.BaseRoot, t.HeadRoot
+	res := &Result{Base: t.Base, Head: t.Head, Paths: rels, Review: opts.Review}
 	if opts.Revisions != nil {
 		opts.Revisions(res.Base, res.Head, baseRoot, headRoot)
 	}
@@ -224,7 +191,7 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	case opts.Pair != nil:
 		baseOut, headOut, res.Apps, err = buildPair(ctx, opts, rels, baseRoot, headRoot)
 	case opts.Build != nil:
-		baseOut, headOut, err = buildBoth(ctx, opts, rels, baseRoot, headRoot, base.Name, res.Head.Name)
+		baseOut, headOut, err = buildBoth(ctx, opts, rels, baseRoot, headRoot, res.Base.Name, res.Head.Name)
 	default:
 		baseOut, headOut, res.Reused, err = analyzeBoth(ctx, opts, rels, baseRoot, headRoot)
 	}
@@ -268,6 +235,66 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 		res.Notices = append(res.Notices, notices...)
 	}
 	return res, nil
+}
+
+// Trees are the two revisions of a review, checked out: Base exported
+// into a private temporary directory, Head too unless it is the work
+// tree. Close removes them.
+type Trees struct {
+	Base, Head         Rev
+	Rels               []string // the paths, relative to the repository root
+	BaseRoot, HeadRoot string
+	tmp                string
+}
+
+// Close removes the exported revisions.
+func (t *Trees) Close() error { return os.RemoveAll(t.tmp) }
+
+// Checkout resolves and exports the revisions opts names (Dir, Base,
+// Head, Paths, TempDir, MaxTreeBytes), as Compare does before it builds
+// them: a review's shard builds its part of both from them.
+func Checkout(opts Options) (*Trees, error) {
+	repo, err := gitrev.Open(cmp.Or(opts.Dir, "."))
+	if err != nil {
+		return nil, err
+	}
+	rels, err := relPaths(repo.Root, opts.Dir, opts.Paths)
+	if err != nil {
+		return nil, err
+	}
+	var base gitrev.Revision
+	if opts.Base == "" {
+		base, err = repo.DefaultBase()
+	} else {
+		base, err = repo.Resolve(opts.Base)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--base: %w", err)
+	}
+	tmp, err := os.MkdirTemp(opts.TempDir, "routeguard-diff-")
+	if err != nil {
+		return nil, fmt.Errorf("temporary directory: %w", err)
+	}
+	t := &Trees{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Rels: rels, tmp: tmp,
+		BaseRoot: filepath.Join(tmp, "base"), HeadRoot: repo.Root}
+	if err := export(repo, base, t.BaseRoot, opts.MaxTreeBytes); err != nil {
+		t.Close()
+		return nil, err
+	}
+	if opts.Head != "" {
+		head, err := repo.Resolve(opts.Head)
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("--head: %w", err)
+		}
+		t.Head = Rev{Name: head.Name, Hash: head.Hash}
+		t.HeadRoot = filepath.Join(tmp, "head")
+		if err := export(repo, head, t.HeadRoot, opts.MaxTreeBytes); err != nil {
+			t.Close()
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 func btoi(b bool) int {
