@@ -74,6 +74,12 @@ func (m *ReportMerge) Run(ctx context.Context, env Env, files []string) (*routed
 	if err := a.merged.check(); err != nil {
 		return nil, err
 	}
+	// The revisions were resolved by hash; the review names them as the
+	// shards were given them (HEAD, origin/main).
+	if res.Base.Hash != first.Base.Hash || res.Head.Hash != first.Head.Hash {
+		return nil, fmt.Errorf("the shards are of %s → %s, this checkout has %s → %s", revName(first.Base), revName(first.Head), revName(res.Base), revName(res.Head))
+	}
+	res.Base.Name, res.Head.Name = first.Base.Name, first.Head.Name
 	return res, nil
 }
 

@@ -51,7 +51,11 @@ func TestReportMergeEqualsUnsharded(t *testing.T) {
 	sawEmpty := false
 	for _, p := range pairs {
 		from, to := commits[p[0]], commits[p[1]]
-		common := []string{"argocd", "diff", "--repo-url", monorepo.RepoURL, "--base", from.Hash, "--head", to.Hash, "--now", "2026-12-02T00:00:00Z"}
+		head := to.Hash
+		if p[1] == len(commits)-1 {
+			head = "HEAD" // the review names the revisions as given
+		}
+		common := []string{"argocd", "diff", "--repo-url", monorepo.RepoURL, "--base", from.Hash, "--head", head, "--now", "2026-12-02T00:00:00Z"}
 		for _, review := range []string{"both", "routing"} {
 			shardArgs := append(append([]string{}, common...), "--diff", review, root)
 			for _, n := range []int{1, 2, 4, 7} {

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench-shard.sh: `routeguard argocd diff --shard I/4` of a generated monorepo
+# of N Argo CD Applications (internal/synth/monorepo, as bench-affected.sh),
+# one app's weights changed, against the unsharded review. Checks first that
+# `routeguard report merge` of the four shard files prints the unsharded
+# review byte for byte (JSON), then times, RUNS times in turn, the unsharded
+# review and each shard (paired: full, shard 1, full, shard 2, ...), with
+# /usr/bin/time, and prints each shard's wall and CPU over the full review's
+# of its pair, and the merge's.
+#
+#   scripts/bench-shard.sh                 # N=1000, RUNS=1
+#   N=2000 RUNS=3 scripts/bench-shard.sh
+#   RG=bin/routeguard scripts/bench-shard.sh
+#
+# Needs: go, git, GNU time (/usr/bin/time), cmp, awk.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+N=${N:-1000}
+RUNS=${RUNS:-1}
+export GOFLAGS=${GOFLAGS:--buildvcs=false} CGO_ENABLED=${CGO_ENABLED:-0}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+if [ -z "${RG:-}" ]; then # RG=bin/routeguard: a binary already built
+  go build -o "$WORK/routeguard" ./cmd/routeguard
+  RG=$WORK/routeguard
+fi
+RG=$(realpath "$RG")
+REPO=$WORK/repo
+mkdir -p "$REPO"
+go run ./internal/synth/monorepo/gen -n "$N" -o "$REPO"
+cd "$REPO"
+git init -q
+git add -A
+git -c user.email=bench@example.com -c user.name=bench commit -qm base
+sed -i 's/weight: 90/weight: 50/' values/app-0003.yaml
+git -c user.email=bench@example.com -c user.name=bench commit -qam "one app's weights"
+URL=https://git.example.com/platform/monorepo.git
+full=("$RG" argocd diff --repo-url "$URL" --base HEAD~1 --head HEAD --now 2026-12-02T00:00:00Z argocd/root.yaml)
+
+"${full[@]}" -o json >"$WORK/full.json" 2>/dev/null || true
+for i in 1 2 3 4; do "${full[@]}" --shard "$i/4" --shard-out "$WORK/shard-$i.json"; done
+"$RG" report merge -o json "$WORK"/shard-{3,1,4,2}.json >"$WORK/merged.json" 2>/dev/null || true
+cmp "$WORK/full.json" "$WORK/merged.json"
+echo "merged == unsharded ($(wc -c <"$WORK/full.json") bytes of JSON); shard files: $(du -ch "$WORK"/shard-*.json | tail -1 | cut -f1)"
+
+timed() { # label command...: one run, "label wall cpu peakKiB"
+  local label=$1; shift
+  /usr/bin/time -f "$label %e %U %S %M" -o "$WORK/t" "$@" >/dev/null 2>&1 || true
+  awk '{printf "%s %s %.2f %s\n", $1, $2, $3+$4, $5}' "$WORK/t"
+}
+for r in $(seq "$RUNS"); do
+  for i in 1 2 3 4; do
+    timed full "${full[@]}" -o json
+    timed "shard-$i" "${full[@]}" --shard "$i/4" --shard-out "$WORK/shard-$i.json"
+  done
+  timed merge "$RG" report merge -o json "$WORK"/shard-{1,2,3,4}.json
+done | tee "$WORK/times"
+awk '
+  $1=="full" {fw=$2; fc=$3; next}
+  $1 ~ /^shard/ {printf "%s: wall %.1f s (%.0f%% of the full review'"'"'s %.1f s), CPU %.1f s (%.0f%% of %.1f s), peak %d MiB\n", $1, $2, 100*$2/fw, fw, $3, 100*$3/fc, fc, $4/1024}
+  $1=="merge" {printf "merge: wall %.1f s, CPU %.1f s, peak %d MiB\n", $2, $3, $4/1024}
+' "$WORK/times"
