@@ -48,7 +48,7 @@ echo "merged == unsharded ($(wc -c <"$WORK/full.json") bytes of JSON); shard fil
 timed() { # label command...: one run, "label wall cpu peakKiB"
   local label=$1; shift
   /usr/bin/time -f "$label %e %U %S %M" -o "$WORK/t" "$@" >/dev/null 2>&1 || true
-  awk '{printf "%s %s %.2f %s\n", $1, $2, $3+$4, $5}' "$WORK/t"
+  tail -1 "$WORK/t" | awk '{printf "%s %s %.2f %s\n", $1, $2, $3+$4, $5}' # (a first line: the exit status)
 }
 for r in $(seq "$RUNS"); do
   for i in 1 2 3 4; do
@@ -59,6 +59,6 @@ for r in $(seq "$RUNS"); do
 done | tee "$WORK/times"
 awk '
   $1=="full" {fw=$2; fc=$3; next}
-  $1 ~ /^shard/ {printf "%s: wall %.1f s (%.0f%% of the full review'"'"'s %.1f s), CPU %.1f s (%.0f%% of %.1f s), peak %d MiB\n", $1, $2, 100*$2/fw, fw, $3, 100*$3/fc, fc, $4/1024}
+  $1 ~ /^shard/ {printf "%s: wall %.1f s (%.0f%% of the full review, %.1f s), CPU %.1f s (%.0f%% of %.1f s), peak %d MiB\n", $1, $2, 100*$2/fw, fw, $3, 100*$3/fc, fc, $4/1024}
   $1=="merge" {printf "merge: wall %.1f s, CPU %.1f s, peak %d MiB\n", $2, $3, $4/1024}
 ' "$WORK/times"

@@ -151,6 +151,7 @@ func (a *ArgoCDDiff) RunShard(ctx context.Context, env Env, spec shard.Spec, pat
 	}
 	held := map[string]bool{}
 	var left sync.Map
+	var scan parentScan
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i, root := range []string{t.BaseRoot, t.HeadRoot} {
@@ -159,7 +160,7 @@ func (a *ArgoCDDiff) RunShard(ctx context.Context, env Env, spec shard.Spec, pat
 			o.RepoRoot = root
 			o.tune = func(bo *argocd.Options) {
 				bo.Reuse = func(app *argocd.Application) (*argocd.AppResult, bool) {
-					if spec.Holds(appID(app)) || rendersApplications(root, app) {
+					if spec.Holds(appID(app)) || scan.rendersApplications(root, app) {
 						return nil, false
 					}
 					left.Store(app.Key(), true)
@@ -233,40 +234,56 @@ func appIDOfKey(key string) shard.ID {
 // maxParentScan bounds the files the app-of-apps scan reads per source.
 const maxParentScan = 5000
 
+// parentScan remembers, per directory, whether a file under it mentions
+// argoproj.io (Applications of one chart or base share their source's
+// directory: each is read once).
+type parentScan struct{ dirs sync.Map }
+
 // rendersApplications reports whether a file under the path of one of
 // app's sources in the checkout at root mentions argoproj.io (the API
 // group of Application and ApplicationSet): then the app may render
 // Applications, and every shard renders it.
-func rendersApplications(root string, app *argocd.Application) bool {
-	cr, err := confine.Open(root)
-	if err != nil {
-		return true
-	}
-	defer cr.Close()
+func (s *parentScan) rendersApplications(root string, app *argocd.Application) bool {
 	for _, src := range app.Spec.AllSources() {
 		if src.Path == "" {
 			continue
 		}
 		dir := filepath.Join(root, filepath.FromSlash(path.Clean("/"+src.Path)))
-		n, found := 0, false
-		_ = cr.Walk(dir, confine.WalkOptions{}, func(p string, fi fs.FileInfo) error {
-			if found || n >= maxParentScan {
-				found = found || n >= maxParentScan
-				return confine.SkipDir
-			}
-			if fi.IsDir() || !fi.Mode().IsRegular() {
-				return nil
-			}
-			n++
-			data, err := cr.ReadFile(filepath.Join(dir, filepath.FromSlash(p)), manifest.DefaultMaxFileBytes)
-			if err == nil && bytes.Contains(data, []byte("argoproj.io")) {
-				found = true
-			}
-			return nil
-		})
-		if found {
+		found, ok := s.dirs.Load(dir)
+		if !ok {
+			found, _ = s.dirs.LoadOrStore(dir, mentionsArgoCD(root, dir))
+		}
+		if found.(bool) {
 			return true
 		}
 	}
 	return false
+}
+
+// mentionsArgoCD reports whether a file under dir (in the checkout at
+// root) mentions argoproj.io; a directory of more than maxParentScan
+// files, or one that cannot be read, counts as mentioning it.
+func mentionsArgoCD(root, dir string) bool {
+	cr, err := confine.Open(root)
+	if err != nil {
+		return true
+	}
+	defer cr.Close()
+	n, found := 0, false
+	_ = cr.Walk(dir, confine.WalkOptions{}, func(p string, fi fs.FileInfo) error {
+		if found || n >= maxParentScan {
+			found = true
+			return confine.SkipDir
+		}
+		if fi.IsDir() || !fi.Mode().IsRegular() {
+			return nil
+		}
+		n++
+		data, err := cr.ReadFile(filepath.Join(dir, filepath.FromSlash(p)), manifest.DefaultMaxFileBytes)
+		if err == nil && bytes.Contains(data, []byte("argoproj.io")) {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
