@@ -88,6 +88,16 @@ func TestShardedReviewExamplesRun(t *testing.T) {
 			}
 		}
 		merge := exampleCommands(t, tc.file, vars, dir, true)[1]
+		// Report files are opened relative to the process's working
+		// directory, which the examples mean as the job's checkout:
+		// dir here, not this package's directory.
+		for i, arg := range merge {
+			if i > 0 && merge[i-1] == "--report" {
+				if k, file, ok := strings.Cut(arg, "="); ok && !filepath.IsAbs(file) {
+					merge[i] = k + "=" + filepath.Join(dir, file)
+				}
+			}
+		}
 		mergedOut, mergedErr, mergedCode := runIn(t, dir, merge...)
 		if mergedCode != fullCode || mergedOut != fullOut {
 			t.Errorf("%s: merge %v: exit %d (unsharded %d)\n%s\n--- merged\n%s\n--- unsharded\n%s", tc.file, merge, mergedCode, fullCode, mergedErr, mergedOut, fullOut)
