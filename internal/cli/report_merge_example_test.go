@@ -71,8 +71,8 @@ func TestShardedReviewExamplesRun(t *testing.T) {
 		t.Fatal(fullOut)
 	}
 	for _, tc := range []struct{ file, base string }{
-		{"examples/argocd/ci/github-sharded-review.yml", "BASE"},
-		{"examples/argocd/ci/gitlab-sharded-review.yml", "CI_MERGE_REQUEST_DIFF_BASE_SHA"},
+		{"examples/ci/github-sharded-review.yml", "BASE"},
+		{"examples/ci/gitlab-sharded-review.yml", "CI_MERGE_REQUEST_DIFF_BASE_SHA"},
 	} {
 		old, _ := filepath.Glob(filepath.Join(dir, "shard-*.json"))
 		for _, f := range old {
