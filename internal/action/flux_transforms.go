@@ -40,12 +40,10 @@ func fluxTransformsUnapplied(root string, nodes []*flux.Node) ([]analysis.Findin
 		if t := cfg.Transforms; t != nil && (len(t.Weights) > 0 || t.SyncWaves) && !seen[cfg.File] {
 			seen[cfg.File] = true
 			src := manifest.Source{File: repoRelative(root, cfg.File), Line: cfg.TransformsLine}
-			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: src, Analyzer: "flux",
-				Message: analysis.Message(analysis.CodeFluxTransforms, fmt.Sprintf("transforms (%s) of %s are not applied", transformsSummary(t), src.File), n.String())})
+			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: src, Analyzer: "flux"}.Fill(fmt.Sprintf("transforms (%s) of %s are not applied", transformsSummary(t), src.File), n.String()))
 		}
 		if _, ok := flux.SubstituteVariable(n.Object, WeightsVariable); ok {
-			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux",
-				Message: analysis.Message(analysis.CodeFluxTransforms, fmt.Sprintf("spec.postBuild.substitute.%s sets no weights (kustomize-controller substitutes ${%s} where the manifests name it)", WeightsVariable, WeightsVariable), n.String())})
+			out = append(out, analysis.Finding{Code: analysis.CodeFluxTransforms, Object: analysis.RefOf(n.Object), Source: n.Object.Source, Analyzer: "flux"}.Fill(fmt.Sprintf("spec.postBuild.substitute.%s sets no weights (kustomize-controller substitutes ${%s} where the manifests name it)", WeightsVariable, WeightsVariable), n.String()))
 		}
 	}
 	return out, nil

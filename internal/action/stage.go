@@ -131,8 +131,7 @@ func runObjects(ctx context.Context, in pipeline.Input, ch pipeline.Changes, a *
 // never an error here; the later object is the one analyzed.
 func repeatedObject(d *manifest.DuplicateError) analysis.Finding {
 	return analysis.Finding{Code: analysis.CodeRepeatedObject, Source: d.Second, Analyzer: "render",
-		Object:  analysis.RefOf(d.Object),
-		Message: analysis.Message(analysis.CodeRepeatedObject, d.Key.String(), d.First.String())}
+		Object: analysis.RefOf(d.Object)}.Fill(d.Key.String(), d.First.String())
 }
 
 // contextPaths renders a configuration's context paths, each with the

@@ -50,6 +50,13 @@ type Finding struct {
 	// the object, when the objects of several Applications are analyzed
 	// together; empty otherwise.
 	App string
+	// Args are the typed arguments Message was filled from with Code's
+	// template (Message(Code, Args...); ReportCode and Fill keep them),
+	// so that what identifies a finding across runs (the report
+	// fingerprints) does not change when a template is reworded. Nil when
+	// the message was written some other way (Istio's, plugins', build
+	// errors); no output prints them.
+	Args []any
 }
 
 // Subject renders what the finding is about: "Kind ns/name", followed by
@@ -61,6 +68,24 @@ func (f Finding) Subject() string {
 		return f.Object.String()
 	}
 	return f.Object.String() + " (Application " + f.App + ")"
+}
+
+// findingKey is what makes two findings the same one (settle drops the
+// second): every field but Args, which Message already spells out.
+type findingKey struct {
+	code, message, analyzer, app string
+	severity                     Severity
+	object                       ObjectRef
+	source                       manifest.Source
+}
+
+// Same reports whether f and g are the same finding: equal in every
+// field but Args (Finding holds a slice, so == does not compile).
+func (f Finding) Same(g Finding) bool { return f.key() == g.key() }
+
+func (f Finding) key() findingKey {
+	return findingKey{code: f.Code, message: f.Message, analyzer: f.Analyzer, app: f.App,
+		severity: f.Severity, object: f.Object, source: f.Source}
 }
 
 // compareFindings orders findings by file, line, code, object, message.

@@ -85,5 +85,14 @@ func Message(code string, args ...any) string {
 // ReportCode reports a finding with code about o, at o's source, its
 // message the code's template filled with args.
 func (c *Context) ReportCode(o *manifest.Object, code string, args ...any) {
-	c.Report(Finding{Code: code, Message: Message(code, args...), Object: c.Ref(o), Source: o.Source})
+	c.Report(Finding{Code: code, Object: c.Ref(o), Source: o.Source}.Fill(args...))
+}
+
+// Fill returns f with its message made from its code's template filled
+// with args (Message), and args kept in Args (a copy, never nil, so that
+// a template without arguments still counts as one).
+func (f Finding) Fill(args ...any) Finding {
+	f.Message = Message(f.Code, args...)
+	f.Args = append(make([]any, 0, len(args)), args...)
+	return f
 }

@@ -271,3 +271,72 @@ func formatLiteral(e ast.Expr) (string, bool) {
 	}
 	return "", false
 }
+
+// No finding's Message is set from Message(...) in the source: a finding
+// made from its code's template is made with ReportCode or Finding.Fill,
+// which keep the arguments (Finding.Args) that the report fingerprints
+// hash; a Message call there would drop them, and rewording the template
+// would reopen the finding's alerts.
+func TestFindingsKeepTheirArguments(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	checked := 0
+	isMessageCall := func(e ast.Expr) bool {
+		c, ok := e.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			return f.Name == "Message"
+		case *ast.SelectorExpr:
+			x, ok := f.X.(*ast.Ident)
+			return ok && x.Name == "analysis" && f.Sel.Name == "Message"
+		}
+		return false
+	}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "testdata", ".git", "compat", "release", "e2e", "node_modules", "bin", "dist":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			return err
+		}
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				return x.Name.Name != "Fill" || x.Recv == nil // Fill is where it belongs
+			case *ast.KeyValueExpr:
+				if k, ok := x.Key.(*ast.Ident); ok && k.Name == "Message" && isMessageCall(x.Value) {
+					t.Errorf("%s: Message: Message(...) drops the arguments; use Finding{...}.Fill(args...)", fset.Position(x.Pos()))
+				}
+			case *ast.AssignStmt:
+				for i, l := range x.Lhs {
+					if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == "Message" && i < len(x.Rhs) && isMessageCall(x.Rhs[i]) {
+						t.Errorf("%s: .Message = Message(...) drops the arguments; use f = f.Fill(args...)", fset.Position(x.Pos()))
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 300 {
+		t.Fatalf("read only %d Go files under %s", checked, root)
+	}
+}

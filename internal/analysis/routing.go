@@ -23,7 +23,7 @@ func NothingChecked(set *manifest.Set, what ObjectRef, src manifest.Source, notB
 	if !ok {
 		return Finding{}, false
 	}
-	return Finding{Code: CodeNothingChecked, Message: NothingCheckedMessage(detail, NothingToCheck), Object: what, Source: src, Analyzer: "build"}, true
+	return Finding{Code: CodeNothingChecked, Object: what, Source: src, Analyzer: "build"}.Fill(NothingCheckedArgs(detail, NothingToCheck)...), true
 }
 
 // NothingCheckedDetail says what set holds, for the message of
@@ -58,9 +58,9 @@ func NothingCheckedDetail(set *manifest.Set, notBuilt int) (detail string, ok bo
 // more.
 const NothingToCheck = "so there was nothing to check"
 
-// NothingCheckedMessage is the message of a tree build's RG0100 finding:
-// what the build holds (detail, as NothingChecked wrote it) and the
-// verdict.
-func NothingCheckedMessage(detail, verdict string) string {
-	return Message(CodeNothingChecked, "the build", detail, verdict)
+// NothingCheckedArgs are the template arguments of a tree build's RG0100
+// finding (Finding.Fill): what the build holds (detail, as NothingChecked
+// wrote it) and the verdict.
+func NothingCheckedArgs(detail, verdict string) []any {
+	return []any{"the build", detail, verdict}
 }

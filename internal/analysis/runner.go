@@ -141,7 +141,7 @@ func runOne(ctx context.Context, a Analyzer, c *Context) (err error) {
 // duplicates, applies suppressions and overrides, and sorts.
 func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, error) {
 	out := make([]Finding, 0, len(in))
-	seen := map[Finding]bool{}
+	seen := map[findingKey]bool{}
 	for _, f := range in {
 		code, known := LookupCode(f.Code)
 		switch {
@@ -157,10 +157,11 @@ func (c *Context) settle(in []Finding, s Settings, res *Result) ([]Finding, erro
 		if c.isContextOnly(f.Object) {
 			continue
 		}
-		if seen[f] {
+		if k := f.key(); seen[k] {
 			continue
+		} else {
+			seen[k] = true
 		}
-		seen[f] = true
 		if c.ignoredInObject(f) || slices.ContainsFunc(s.Suppress, func(sup Suppression) bool { return sup.Matches(f) }) {
 			res.Suppressed++
 			continue

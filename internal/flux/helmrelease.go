@@ -204,8 +204,7 @@ func (b *nodeRender) helmValues(n *Node, hr *helmv2.HelmRelease) (map[string]any
 func (b *nodeRender) unreadValues(n *Node, where, kind string, key nsName, why string) string {
 	n.clusterSources = append(n.clusterSources, &clusterSource{Kind: kind, Key: key, Why: why, values: true})
 	if why == "not in the repository" {
-		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
-			Message: analysis.Message(analysis.CodeClusterOnlySource, where, kind, key.String(), "the chart is rendered without its values; if nothing creates it, helm-controller fails")})
+		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source}.Fill(where, kind, key.String(), "the chart is rendered without its values; if nothing creates it, helm-controller fails"))
 	}
 	return kind + " " + key.String()
 }

@@ -112,8 +112,7 @@ func (b *builder) result() *Result {
 			names[i] = n.String()
 		}
 		first := c[0]
-		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeDependsOnCycle, Object: analysis.RefOf(first.Object), Source: first.Object.Source, Analyzer: "flux",
-			Message: analysis.Message(analysis.CodeDependsOnCycle, strings.Join(append(names, names[0]), " -> "))})
+		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeDependsOnCycle, Object: analysis.RefOf(first.Object), Source: first.Object.Source, Analyzer: "flux"}.Fill(strings.Join(append(names, names[0]), " -> ")))
 	}
 	for _, n := range order {
 		switch n.Status {
@@ -187,15 +186,14 @@ func (b *builder) result() *Result {
 			r.Findings = append(r.Findings, n.finding(code, n.Reason))
 		}
 		for _, d := range n.duplicates {
-			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux",
-				Message: analysis.Message(analysis.CodeAppliedTwice, d.object.String(), "differently", d.first.describe(), n.describe(), "the last to reconcile wins, so it flips between the two")}
+			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux"}.Fill(d.object.String(), "differently", d.first.describe(), n.describe(), "the last to reconcile wins, so it flips between the two")
 			if first := d.first.objectByKey(d.object.Key()); first != nil && sameButMetadata(first.Body, d.object.Body) {
 				// The same object from a shared component (an app-template
 				// OCIRepository per app Kustomization, labelled by each
 				// app's commonMetadata): nothing competes; only the one
 				// that applied it last prunes it.
 				f.Severity = analysis.SeverityInfo
-				f.Message = analysis.Message(analysis.CodeAppliedTwice, d.object.String(), "identically but for labels or annotations", d.first.describe(), n.describe(), "a shared component: nothing competes, but each prunes it when it stops applying it")
+				f = f.Fill(d.object.String(), "identically but for labels or annotations", d.first.describe(), n.describe(), "a shared component: nothing competes, but each prunes it when it stops applying it")
 			}
 			r.Findings = append(r.Findings, f)
 		}
@@ -468,16 +466,16 @@ func (r *Result) NothingChecked(objects *manifest.Set, nodes []*Node) []analysis
 		// source not built here (an OCI artifact pushed from these
 		// directories) may carry it. Not an error: routeguard cannot tell.
 		f.Severity = analysis.SeverityWarning
-		f.Message = analysis.NothingCheckedMessage(detail, fmt.Sprintf("while %d files of this repository hold routing objects that nothing built reads (%s): a source not built here may carry them (--source maps it)",
-			len(unread), strings.Join(firstOf(unread, 3), ", ")))
+		f = f.Fill(analysis.NothingCheckedArgs(detail, fmt.Sprintf("while %d files of this repository hold routing objects that nothing built reads (%s): a source not built here may carry them (--source maps it)",
+			len(unread), strings.Join(firstOf(unread, 3), ", ")))...)
 		return []analysis.Finding{f}
 	}
 	if len(holding) == 0 {
 		f.Severity = analysis.SeverityInfo
-		f.Message = analysis.NothingCheckedMessage(detail, "and what it was built from holds none either (nor do the Kustomizations and HelmReleases not built, as far as the repository shows): it routes nothing")
+		f = f.Fill(analysis.NothingCheckedArgs(detail, "and what it was built from holds none either (nor do the Kustomizations and HelmReleases not built, as far as the repository shows): it routes nothing")...)
 		return []analysis.Finding{f}
 	}
-	f.Message = analysis.NothingCheckedMessage(detail, fmt.Sprintf("while %d of the Kustomizations and HelmReleases that were not built hold routing: %s; none of it was checked", len(holding), strings.Join(firstOf(holding, 5), "; ")))
+	f = f.Fill(analysis.NothingCheckedArgs(detail, fmt.Sprintf("while %d of the Kustomizations and HelmReleases that were not built hold routing: %s; none of it was checked", len(holding), strings.Join(firstOf(holding, 5), "; ")))...)
 	return []analysis.Finding{f}
 }
 

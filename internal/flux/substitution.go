@@ -128,9 +128,8 @@ func (b *nodeRender) postBuild(ctx context.Context, n *Node, ks *kustomizev1.Kus
 			continue
 		}
 		unread = append(unread, &clusterSource{Kind: ref.Kind, Key: key, Why: whyNotInRepo})
-		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source,
-			Message: analysis.Message(analysis.CodeClusterOnlySource, where, ref.Kind, key.String(),
-				"taken as created in the cluster: its variables get --var values or placeholders ("+PlaceholderPrefix+"<name>); if nothing creates it, kustomize-controller fails")})
+		n.findings = append(n.findings, analysis.Finding{Code: analysis.CodeClusterOnlySource, Object: analysis.RefOf(n.Object), Source: n.Object.Source}.Fill(where, ref.Kind, key.String(),
+			"taken as created in the cluster: its variables get --var values or placeholders ("+PlaceholderPrefix+"<name>); if nothing creates it, kustomize-controller fails"))
 	}
 	values := maps.Clone(b.opts.Vars)
 	if values == nil {

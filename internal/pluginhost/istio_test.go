@@ -120,7 +120,7 @@ func TestIstioPluginMatchesInProcess(t *testing.T) {
 					t.Errorf("no %s through the plugin: %v", code, codesOf(out.Findings))
 				}
 			}
-			if !slices.Equal(out.Findings, in.Findings) {
+			if !slices.EqualFunc(out.Findings, in.Findings, analysis.Finding.Same) {
 				t.Fatalf("plugin and in-process findings differ:\nplugin     %+v\nin-process %+v", out.Findings, in.Findings)
 			}
 		})

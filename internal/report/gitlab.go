@@ -1,8 +1,6 @@
 package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"path/filepath"
 
@@ -15,6 +13,7 @@ import (
 type gitlab struct {
 	w      io.Writer
 	issues []gitlabIssue
+	seen   fingerprints
 }
 
 type gitlabIssue struct {
@@ -37,7 +36,9 @@ type gitlabLines struct {
 var _ = format(Format{Name: "gitlab", Syntax: SyntaxJSON, New: newGitLab,
 	Doc: "GitLab's code quality report, for the merge request widget"})
 
-func newGitLab(w io.Writer, _ Options) Writer { return &gitlab{w: w, issues: []gitlabIssue{}} }
+func newGitLab(w io.Writer, _ Options) Writer {
+	return &gitlab{w: w, issues: []gitlabIssue{}, seen: fingerprints{}}
+}
 
 func gitlabSeverity(s analysis.Severity) string {
 	switch s {
@@ -50,8 +51,8 @@ func gitlabSeverity(s analysis.Severity) string {
 }
 
 func (g *gitlab) Write(f analysis.Finding) error {
-	// The fingerprint identifies the finding across pipelines: it leaves
-	// the line out, so moving an object does not make it "new".
+	// The fingerprint identifies the finding across pipelines
+	// (fingerprints): not its line nor its wording.
 	line := f.Source.Line
 	if line == 0 {
 		line = 1
@@ -59,19 +60,11 @@ func (g *gitlab) Write(f analysis.Finding) error {
 	g.issues = append(g.issues, gitlabIssue{
 		Description: printable.String(f.Code + " " + f.Subject() + ": " + f.Message),
 		CheckName:   f.Code,
-		Fingerprint: fingerprint(f),
+		Fingerprint: g.seen.next(f),
 		Severity:    gitlabSeverity(f.Severity),
 		Location:    gitlabLocation{Path: printable.Line(filepath.ToSlash(f.Source.File)), Lines: gitlabLines{Begin: line}},
 	})
 	return nil
-}
-
-// fingerprint identifies a finding across runs: code, object, file and
-// message, not the line, so moving an object does not make it new (GitLab
-// code quality's fingerprint, SARIF's partialFingerprints).
-func fingerprint(f analysis.Finding) string {
-	h := sha256.Sum256([]byte(f.Code + "\x00" + f.Object.String() + "\x00" + f.Source.File + "\x00" + f.Message))
-	return hex.EncodeToString(h[:16])
 }
 
 func (g *gitlab) Flush() error {

@@ -73,9 +73,11 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
-	// PartialFingerprints identify the result across runs (code, object,
-	// file, message; not the line), so code scanning keeps one alert when
-	// an object moves.
+	// PartialFingerprints identify the result across runs (fingerprints:
+	// code, object, file and the message's template arguments; not the
+	// line nor the wording), so code scanning keeps one alert when an
+	// object moves or a message is reworded. GitHub matches results by
+	// them (and computes its own primaryLocationLineHash beside ours).
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 }
 
@@ -125,6 +127,7 @@ func (s *sarif) Flush() error {
 		rules = append(rules, r)
 	}
 	results := make([]sarifResult, 0, len(s.findings))
+	seen := fingerprints{}
 	for _, f := range s.findings {
 		loc := sarifLocation{
 			PhysicalLocation: sarifPhysical{ArtifactLocation: map[string]string{"uri": sarifURI(f.Source.File)}},
@@ -135,7 +138,7 @@ func (s *sarif) Flush() error {
 		}
 		results = append(results, sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: printable.String(f.Subject() + ": " + f.Message)}, Locations: []sarifLocation{loc},
-			PartialFingerprints: map[string]string{"routeguardFinding/v1": fingerprint(f)}})
+			PartialFingerprints: map[string]string{"routeguardFinding/v1": seen.next(f)}})
 	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",

@@ -86,30 +86,28 @@ func (n NothingChecked) Analyze(_ context.Context, c *analysis.Context) error {
 	if u := routing.UncheckedIn(c.Objects()); u != "" {
 		unchecked = " (it holds " + u + ", which routeguard does not check)"
 	}
-	msg := func(verdict string) string {
-		return analysis.Message(analysis.CodeNothingChecked, n.What, unchecked, verdict)
-	}
+	f := analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source}
+	fill := func(verdict string) analysis.Finding { return f.Fill(n.What, unchecked, verdict) }
 	if len(n.Holding) > 0 {
 		shown := n.Holding
 		if len(shown) > 5 {
 			shown = append(append([]string(nil), shown[:5]...), fmt.Sprintf("and %d more", len(n.Holding)-5))
 		}
-		c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source,
-			Message: msg(fmt.Sprintf("while %d of the parts that were not rendered hold routing: %s; none of it was checked, so a clean result here means nothing", len(n.Holding), strings.Join(shown, "; ")))})
+		c.Report(fill(fmt.Sprintf("while %d of the parts that were not rendered hold routing: %s; none of it was checked, so a clean result here means nothing", len(n.Holding), strings.Join(shown, "; "))))
 		return nil
 	}
 	if unchecked != "" {
 		// It routes, through kinds routeguard does not check: said so.
-		c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source, Severity: analysis.SeverityWarning,
-			Message: msg("so its routing was not checked")})
+		f.Severity = analysis.SeverityWarning
+		c.Report(fill("so its routing was not checked"))
 		return nil
 	}
 	verdict := "and nothing it was rendered from holds routing as far as this repository shows"
 	if n.NotRendered > 0 {
 		verdict += fmt.Sprintf(" (%d parts were not rendered: what other repositories or charts hold is not known here)", n.NotRendered)
 	}
-	c.Report(analysis.Finding{Code: analysis.CodeNothingChecked, Object: n.Object, Source: n.Source, Severity: analysis.SeverityInfo,
-		Message: msg(verdict + ": it routes nothing that routeguard can see, so there was nothing to check")})
+	f.Severity = analysis.SeverityInfo
+	c.Report(fill(verdict + ": it routes nothing that routeguard can see, so there was nothing to check"))
 	return nil
 }
 

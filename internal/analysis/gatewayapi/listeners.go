@@ -98,9 +98,8 @@ func checkOwnListeners(c *analysis.Context, o *manifest.Object) {
 			// The CRD accepts an HTTPS listener without tls (Gateway API
 			// 1.6): some implementations serve a default certificate
 			// (Kong), others mark the listener invalid (Istio, Envoy Gateway).
-			c.Report(analysis.Finding{Code: analysis.CodeListenerNoCert, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: o.Source,
-				Message: analysis.Message(analysis.CodeListenerNoCert, l.name, l.protocol, "tls",
-					"served only where the implementation has a certificate of its own (Kong's default certificate, GKE's "+gkeCertMap+" annotation)")})
+			c.Report(analysis.Finding{Code: analysis.CodeListenerNoCert, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: o.Source}.Fill(l.name, l.protocol, "tls",
+				"served only where the implementation has a certificate of its own (Kong's default certificate, GKE's "+gkeCertMap+" annotation)"))
 		}
 		where := fmt.Sprintf("listener %q certificateRef", l.name)
 		for _, ref := range l.certRefs {

@@ -386,7 +386,7 @@ func sortFindings(fs []analysis.Finding) []analysis.Finding {
 	})
 	// Two synthetic Pods of one workload kind cannot exist, but two
 	// messages may map to the same object and text; report each once.
-	return slices.CompactFunc(fs, func(a, b analysis.Finding) bool { return a == b })
+	return slices.CompactFunc(fs, analysis.Finding.Same)
 }
 
 // filteringAnalyzer runs Istio's combined analyzer with a context that

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/manifest"
 )
 
@@ -38,7 +39,7 @@ func TestJSONBodiesGiveSameFindings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got, want) {
+		if !slices.EqualFunc(got, want, analysis.Finding.Same) {
 			t.Errorf("%s: via JSON\n%v\nwant\n%v", tc.file, got, want)
 		}
 	}

@@ -71,8 +71,7 @@ func checkBuiltinVersion(c *analysis.Context, kv apiserver.KubeVersion, gvk sche
 	at := o.FieldSource("apiVersion")
 	switch {
 	case !st.Served && st.Certain:
-		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,
-			Message: analysis.Message(analysis.CodeVersionNotServed, gvk.GroupVersion().String(), gvk.Kind, "is not served by Kubernetes "+kv.String(), st.Detail)})
+		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at}.Fill(gvk.GroupVersion().String(), gvk.Kind, "is not served by Kubernetes "+kv.String(), st.Detail))
 	case !st.Served:
 		// The cluster's version decides, and routeguard does not know it
 		// (or knows only that it is older than the data it has).
@@ -80,8 +79,7 @@ func checkBuiltinVersion(c *analysis.Context, kv apiserver.KubeVersion, gvk sche
 		if kv.Known() {
 			verdict = "may not be served by Kubernetes " + kv.String()
 		}
-		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
-			Message: analysis.Message(analysis.CodeVersionNotServed, gvk.GroupVersion().String(), gvk.Kind, verdict, st.Detail)})
+		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at}.Fill(gvk.GroupVersion().String(), gvk.Kind, verdict, st.Detail))
 	case st.Deprecated:
 		c.Report(analysis.Finding{Code: analysis.CodeVersionDeprecated, Object: c.Ref(o), Source: at,
 			Message: fmt.Sprintf("%s %s is %s", gvk.GroupVersion(), gvk.Kind, st.Detail)})
@@ -122,14 +120,12 @@ func checkCustomVersion(c *analysis.Context, cat *apiserver.Catalog, o *manifest
 	if cands[0].Controller {
 		// Flux and Argo CD drop API versions across releases; the cluster
 		// may run an older one that still serves this version.
-		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at,
-			Message: analysis.Message(analysis.CodeVersionNotServed, o.APIVersion, o.Kind, "may not be served",
-				fmt.Sprintf("the %s serves %s; a cluster running that release fails the sync", cands[0].Origin, versions(cands[0].CRD)))})
+		c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Severity: analysis.SeverityWarning, Object: c.Ref(o), Source: at}.Fill(o.APIVersion, o.Kind, "may not be served",
+			fmt.Sprintf("the %s serves %s; a cluster running that release fails the sync", cands[0].Origin, versions(cands[0].CRD))))
 		return
 	}
-	c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at,
-		Message: analysis.Message(analysis.CodeVersionNotServed, o.APIVersion, o.Kind, "is not served",
-			fmt.Sprintf("the %s serves %s", cands[0].Origin, versions(cands[0].CRD)))})
+	c.Report(analysis.Finding{Code: analysis.CodeVersionNotServed, Object: c.Ref(o), Source: at}.Fill(o.APIVersion, o.Kind, "is not served",
+		fmt.Sprintf("the %s serves %s", cands[0].Origin, versions(cands[0].CRD))))
 }
 
 // versions lists a CRD's served versions as group/version.

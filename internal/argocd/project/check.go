@@ -97,10 +97,8 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 		return app.Object.FieldSource(path)
 	}
 	if v := p.AppNamespacePermitted(app.Namespace, c.Projects.Namespace); !v.Permitted {
-		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectAppNamespace, Object: ref, Source: at("metadata.namespace"), App: app.Key,
-			Message: analysis.Message(analysis.CodeProjectAppNamespace,
-				fmt.Sprintf("application '%s' in namespace '%s' is not permitted to use project '%s'", app.Name, app.Namespace, p.Name),
-				fmt.Sprintf("%s; Argo CD's namespace is taken as %s (--app-namespace)", v.Why, c.Projects.Namespace), p.Name, p.Where(v.Rule))})
+		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectAppNamespace, Object: ref, Source: at("metadata.namespace"), App: app.Key}.Fill(fmt.Sprintf("application '%s' in namespace '%s' is not permitted to use project '%s'", app.Name, app.Namespace, p.Name),
+			fmt.Sprintf("%s; Argo CD's namespace is taken as %s (--app-namespace)", v.Why, c.Projects.Namespace), p.Name, p.Where(v.Rule)))
 		return false
 	}
 	ok := true
@@ -110,9 +108,7 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 		}
 		if v := p.SourcePermitted(repo.URL); !v.Permitted {
 			ok = false
-			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectSourceRepo, Object: ref, Source: at(repo.Field), App: app.Key,
-				Message: analysis.Message(analysis.CodeProjectSourceRepo,
-					fmt.Sprintf("application repo %s is not permitted in project '%s'", repo.URL, p.Name), v.Why, p.Name, p.Where(v.Rule))})
+			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectSourceRepo, Object: ref, Source: at(repo.Field), App: app.Key}.Fill(fmt.Sprintf("application repo %s is not permitted in project '%s'", repo.URL, p.Name), v.Why, p.Name, p.Where(v.Rule)))
 		}
 	}
 	v, undecided := c.destination(p, app.Cluster, app.Destination.Namespace)
@@ -126,10 +122,8 @@ func (c *Checker) checkApp(r *Report, app App, p *Project) bool {
 		if app.Destination.Name != "" {
 			server = app.Destination.Name
 		}
-		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectDestination, Object: ref, Source: at("spec.destination"), App: app.Key,
-			Message: analysis.Message(analysis.CodeProjectDestination,
-				fmt.Sprintf("application destination server '%s' and namespace '%s' do not match any of the allowed destinations in project '%s'",
-					server, app.Destination.Namespace, p.Name), v.Why, p.Name, p.Where(v.Rule))})
+		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectDestination, Object: ref, Source: at("spec.destination"), App: app.Key}.Fill(fmt.Sprintf("application destination server '%s' and namespace '%s' do not match any of the allowed destinations in project '%s'",
+			server, app.Destination.Namespace, p.Name), v.Why, p.Name, p.Where(v.Rule)))
 	}
 	return ok
 }
@@ -198,9 +192,7 @@ func (c *Checker) checkObjects(r *Report, app App, p *Project) {
 			r.Notices = append(r.Notices, notice.Notice{Level: notice.Warning, Text: fmt.Sprintf(
 				"Application %s: whether AppProject %s permits namespace %s cannot be checked: %s", app.Key, p.Name, ns, why)})
 		case !v.Permitted:
-			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespace, Object: objectRef(o, ns, namespaced), Source: o.Source, App: app.Key,
-				Message: analysis.Message(analysis.CodeProjectNamespace,
-					fmt.Sprintf("namespace %v is not permitted in project '%s'", ns, p.Name), v.Why, clusterText(app.Cluster), p.Name, p.Where(v.Rule))})
+			r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespace, Object: objectRef(o, ns, namespaced), Source: o.Source, App: app.Key}.Fill(fmt.Sprintf("namespace %v is not permitted in project '%s'", ns, p.Name), v.Why, clusterText(app.Cluster), p.Name, p.Where(v.Rule)))
 		}
 	}
 	if len(unknown) > 0 {
@@ -238,20 +230,16 @@ func (c *Checker) checkCreatedNamespace(r *Report, app App, p *Project) {
 	ref := analysis.ObjectRef{APIVersion: "v1", Kind: "Namespace", Name: ns}
 	refusal := fmt.Sprintf("resource :Namespace is not permitted in project %s", p.Name)
 	if app.ManagedNamespace {
-		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectResource, Object: ref, Source: src, App: app.Key,
-			Message: analysis.Message(analysis.CodeProjectResource, refusal,
-				fmt.Sprintf("CreateNamespace=true with managedNamespaceMetadata applies Namespace %s on every sync, and %s", ns, v.Why), p.Name, p.Where(v.Rule))})
+		r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectResource, Object: ref, Source: src, App: app.Key}.Fill(refusal,
+			fmt.Sprintf("CreateNamespace=true with managedNamespaceMetadata applies Namespace %s on every sync, and %s", ns, v.Why), p.Name, p.Where(v.Rule)))
 		return
 	}
-	r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespaceCreate, Object: ref, Source: src, App: app.Key,
-		Message: analysis.Message(analysis.CodeProjectNamespaceCreate, ns, refusal, v.Why, p.Name, p.Where(v.Rule))})
+	r.Findings = append(r.Findings, analysis.Finding{Code: analysis.CodeProjectNamespaceCreate, Object: ref, Source: src, App: app.Key}.Fill(ns, refusal, v.Why, p.Name, p.Where(v.Rule)))
 }
 
 func kindRefused(app App, p *Project, o *manifest.Object, v Verdict, namespaced bool, scope string) analysis.Finding {
 	gk := o.GroupKind()
-	return analysis.Finding{Code: analysis.CodeProjectResource, Object: objectRef(o, cmp.Or(o.Namespace, app.Destination.Namespace), namespaced), Source: o.Source, App: app.Key,
-		Message: analysis.Message(analysis.CodeProjectResource,
-			fmt.Sprintf("resource %s:%s is not permitted in project %s", gk.Group, gk.Kind, p.Name), v.Why+scope, p.Name, p.Where(v.Rule))}
+	return analysis.Finding{Code: analysis.CodeProjectResource, Object: objectRef(o, cmp.Or(o.Namespace, app.Destination.Namespace), namespaced), Source: o.Source, App: app.Key}.Fill(fmt.Sprintf("resource %s:%s is not permitted in project %s", gk.Group, gk.Kind, p.Name), v.Why+scope, p.Name, p.Where(v.Rule))
 }
 
 func objectRef(o *manifest.Object, ns string, namespaced bool) analysis.ObjectRef {
