@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -48,6 +49,7 @@ type Version struct {
 
 type compiledOnce struct {
 	once sync.Once
+	done atomic.Bool // once has run
 	v    *compiled
 	err  error
 }
@@ -168,6 +170,13 @@ func (c *CRD) Compile(version string, bodies ...map[string]any) error {
 	return nil
 }
 
+// Compiled reports whether version has been compiled (by Compile or a
+// validation): what a run whose results all come from a cache skips.
+func (c *CRD) Compiled(version string) bool {
+	o, ok := c.compiled[version]
+	return ok && o.done.Load()
+}
+
 // compile returns the compiled version, building it once.
 func (c *CRD) compile(version string) (*compiled, error) {
 	o, ok := c.compiled[version]
@@ -180,6 +189,7 @@ func (c *CRD) compile(version string) (*compiled, error) {
 				o.v, o.err = nil, fmt.Errorf("%s: compiling CustomResourceDefinition %s version %s failed: %v", c.Origin, c.Plural+"."+c.Group, version, r)
 			}
 		}()
+		defer o.done.Store(true)
 		o.v, o.err = c.build(version, true)
 	})
 	return o.v, o.err

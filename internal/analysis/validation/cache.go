@@ -24,39 +24,60 @@ const cacheFormat = "routeguard validation result v1"
 // sorted; validation reads numbers as JSON gives them). An error and a nil
 // result are never kept.
 func cached(c *analysis.Context, o *manifest.Object, check []string, compute func() (*apiserver.Result, error)) (*apiserver.Result, error) {
+	return lookup(c, o, check).result(c, compute)
+}
+
+// probe is one object's look-up in the result cache, made before its
+// result is computed: a hit, or the key a computed result is kept under.
+type probe struct {
+	keyed bool // a cache is open and o's result can be kept
+	key   resultcache.Key
+	hit   *apiserver.Result
+}
+
+// lookup looks o's result for check up in the run's result cache.
+func lookup(c *analysis.Context, o *manifest.Object, check []string) probe {
 	rc := c.ResultCache()
 	if rc == nil {
-		return compute()
+		return probe{}
 	}
 	// encoding/json writes invalid UTF-8 as U+FFFD: two bodies would share
 	// the key, so such a body is validated each time.
 	if !validUTF8(o.Body) {
-		return compute()
+		return probe{}
 	}
 	body, err := json.Marshal(o.Body)
 	if err != nil {
-		return compute()
+		return probe{}
 	}
 	parts := [][]byte{[]byte(cacheFormat)}
 	for _, p := range check {
 		parts = append(parts, []byte(p))
 	}
 	parts = append(parts, []byte(c.Cluster().KubeVersion), []byte(c.Namespace(o)), body)
-	key := resultcache.KeyOf(parts...)
-	if data, ok := rc.Get(key); ok {
+	pr := probe{keyed: true, key: resultcache.KeyOf(parts...)}
+	if data, ok := rc.Get(pr.key); ok {
 		if res, ok := decodeResult(data); ok {
-			return res, nil
+			pr.hit = res
 		}
 	}
+	return pr
+}
+
+// result returns the hit, or computes the result and keeps it.
+func (pr probe) result(c *analysis.Context, compute func() (*apiserver.Result, error)) (*apiserver.Result, error) {
+	if pr.hit != nil {
+		return pr.hit, nil
+	}
 	res, err := compute()
-	if err != nil || res == nil {
+	if err != nil || res == nil || !pr.keyed {
 		return res, err
 	}
 	// Only a result that reads back as it is (no invalid UTF-8 in its
 	// messages) is kept.
 	if data, err := json.Marshal(res); err == nil {
 		if back, ok := decodeResult(data); ok && reflect.DeepEqual(back, res) {
-			rc.Put(key, data)
+			c.ResultCache().Put(pr.key, data)
 		}
 	}
 	return res, nil

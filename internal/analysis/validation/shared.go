@@ -44,7 +44,12 @@ func isCustom(o *manifest.Object) bool { return !apiserver.IsBuiltinGroup(o.Grou
 // analysis per object, and objects are independent. Findings are sorted by
 // the runner.
 func each(ctx context.Context, objs []*manifest.Object, fn func(o *manifest.Object) error) error {
-	workers := min(runtime.GOMAXPROCS(0), 1+len(objs)/64)
+	return eachIndex(ctx, len(objs), func(i int) error { return fn(objs[i]) })
+}
+
+// eachIndex is each over the indexes 0..n-1.
+func eachIndex(ctx context.Context, n int, fn func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), 1+n/64)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -56,12 +61,12 @@ func each(ctx context.Context, objs []*manifest.Object, fn func(o *manifest.Obje
 					errs[w] = fmt.Errorf("validation panicked: %v (this is a routeguard bug; please report it with the input)", r)
 				}
 			}()
-			for i := w; i < len(objs); i += workers {
+			for i := w; i < n; i += workers {
 				if err := ctx.Err(); err != nil {
 					errs[w] = err
 					return
 				}
-				if err := fn(objs[i]); err != nil {
+				if err := fn(i); err != nil {
 					errs[w] = err
 					return
 				}
