@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -40,9 +39,16 @@ func protectHost() {
 // repeats until none is left (killing one re-parents its children).
 // Processes routeguard started itself (plugins being waited for, Kustomize's
 // helm calls, git) carry no marker and are left alone.
+//
+// It runs when every plugin stops, on the way of every generation: when
+// routeguard has no child at all (the plugin reaped, nothing detached)
+// there is nothing to look for, and /proc is not read.
 func reapOrphans(marker string) {
 	self := os.Getpid()
 	for range 50 {
+		if !hasChildren() {
+			return
+		}
 		found := false
 		for _, pid := range childrenOf(self) {
 			if !hasMarker(pid, marker) {
@@ -60,37 +66,68 @@ func reapOrphans(marker string) {
 	}
 }
 
+// hasChildren reports whether routeguard has a child process, running or
+// not yet reaped (of any kind: __WALL), without reaping it (WNOWAIT). A
+// process re-parented to routeguard is its child (the kernel gives it
+// SIGCHLD as its exit signal then). Only ECHILD says there is none; any
+// other answer counts as a child, so that the scan runs.
+func hasChildren() bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT|unix.WALL, nil)
+	return err != unix.ECHILD
+}
+
 // childrenOf lists the processes whose parent is pid.
 func childrenOf(pid int) []int {
 	// /proc/<pid>/task/<tid>/children is exact but needs
-	// CONFIG_PROC_CHILDREN; scanning /proc works everywhere.
-	entries, err := os.ReadDir("/proc")
+	// CONFIG_PROC_CHILDREN; scanning /proc works everywhere. Each stat is
+	// read into one buffer: the scan reads one file per process on the
+	// host.
+	dir, err := os.Open("/proc")
 	if err != nil {
 		return nil
 	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
 	var out []int
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
+	var buf [512]byte
+	for _, name := range names {
+		child, err := strconv.Atoi(name)
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) > 1 {
-			if ppid, err := strconv.Atoi(f[1]); err == nil && ppid == pid {
-				out = append(out, child)
-			}
+		if ppid, ok := readPPID(name, buf[:]); ok && ppid == pid {
+			out = append(out, child)
 		}
 	}
 	return out
+}
+
+// readPPID reads the parent's pid from /proc/<pid>/stat: "pid (comm)
+// state ppid ...". comm (a few dozen bytes at most) may hold spaces and
+// parentheses: the field comes after the last ')', within the first 512
+// bytes.
+func readPPID(pid string, buf []byte) (int, bool) {
+	fd, err := unix.Open("/proc/"+pid+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, false
+	}
+	n, err := unix.Read(fd, buf)
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	stat := buf[:n]
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(stat[i+1:])
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(string(f[1]))
+	return ppid, err == nil
 }
 
 func hasMarker(pid int, marker string) bool {
