@@ -136,7 +136,7 @@ func bundledCRD(idx *crds.Index, e crds.Entry) (*CRD, error) {
 			l.err = err
 			return
 		}
-		l.c, l.err = parseCRDJSON(data, idx.Origin(e))
+		l.c, l.err = bundledCRDJSON(data, idx.Origin(e))
 	})
 	return l.c, l.err
 }

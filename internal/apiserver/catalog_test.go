@@ -84,8 +84,50 @@ func TestBundledJSONDecodes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.File, err)
 		}
-		if !reflect.DeepEqual(fromJSON.v1, fromManifest.v1) || !reflect.DeepEqual(fromJSON.Versions, fromManifest.Versions) {
+		jv1, _ := fromJSON.v1()
+		mv1, _ := fromManifest.v1()
+		if !reflect.DeepEqual(jv1, mv1) || !reflect.DeepEqual(fromJSON.Versions, fromManifest.Versions) {
 			t.Errorf("%s: the JSON decoding differs from the manifest decoding", e.File)
 		}
+	}
+}
+
+// TestBundledDecodedLazily: a bundled CRD as the catalog reads it (its
+// head now, the rest when it is compiled) is the CRD parsed whole: names,
+// scope, versions and, once decoded, the whole definition; its digest is
+// its bytes' and differs between CRDs.
+func TestBundledDecodedLazily(t *testing.T) {
+	idx := crds.Bundled()
+	digests := map[string]string{}
+	for _, e := range idx.CRDs {
+		data, err := crds.Read(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := parseCRDJSON(data, "bundled")
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		lazy, err := bundledCRDJSON(data, "bundled")
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		if lazy.Group != whole.Group || lazy.Kind != whole.Kind || lazy.Plural != whole.Plural || lazy.Scope != whole.Scope ||
+			!reflect.DeepEqual(lazy.Versions, whole.Versions) || !reflect.DeepEqual(lazy.compiled, whole.compiled) {
+			t.Errorf("%s: the head differs from the whole CRD: %+v, want %+v", e.File, lazy, whole)
+		}
+		lv1, err := lazy.v1()
+		wv1, _ := whole.v1()
+		if err != nil || !reflect.DeepEqual(lv1, wv1) {
+			t.Errorf("%s: decoded lazily, the CRD differs from the one parsed whole (%v)", e.File, err)
+		}
+		if other, seen := digests[lazy.Digest()]; seen {
+			t.Errorf("%s and %s share the digest %s", e.File, other, lazy.Digest())
+		}
+		digests[lazy.Digest()] = e.File
+	}
+	// A head that does not decode gives parseCRDJSON's error.
+	if _, err := bundledCRDJSON([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","spec":{"versions":3}}`), "broken"); err == nil || !strings.Contains(err.Error(), "broken: CustomResourceDefinition does not decode") {
+		t.Errorf("broken head: %v", err)
 	}
 }

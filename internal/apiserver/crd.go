@@ -29,7 +29,11 @@ type CRD struct {
 	Versions []Version
 	Origin   string // where it came from, for messages: "bundled Gateway API v1.6.3 (standard channel)", a file
 
-	v1       *apiextensionsv1.CustomResourceDefinition // as decoded; each version is converted when it is compiled
+	// v1 returns the CRD as decoded; each version is converted when it is
+	// compiled. A bundled CRD is decoded on the first compilation: a run
+	// whose results all come from the cache needs only its versions and
+	// digest.
+	v1       func() (*apiextensionsv1.CustomResourceDefinition, error)
 	compiled map[string]*compiledOnce
 	digest   func() string
 }
@@ -97,6 +101,56 @@ func parseCRDJSON(data []byte, origin string) (*CRD, error) {
 	return parsedCRD(&v1, origin)
 }
 
+// bundledCRDJSON is parseCRDJSON for a bundled CRD: only its names, scope
+// and versions are decoded now (what finding its objects' CRD and their
+// cached results needs), the rest on the first compilation. Its digest is
+// that of data, which the build fixes. A CRD whose head does not decode
+// is parsed whole, for parseCRDJSON's error.
+func bundledCRDJSON(data []byte, origin string) (*CRD, error) {
+	var h struct {
+		APIVersion string `json:"apiVersion"`
+		Spec       struct {
+			Group string `json:"group"`
+			Names struct {
+				Kind   string `json:"kind"`
+				Plural string `json:"plural"`
+			} `json:"names"`
+			Scope    string `json:"scope"`
+			Versions []struct {
+				Name               string  `json:"name"`
+				Served             bool    `json:"served"`
+				Storage            bool    `json:"storage"`
+				Deprecated         bool    `json:"deprecated"`
+				DeprecationWarning *string `json:"deprecationWarning"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, &h); err != nil || h.APIVersion != "apiextensions.k8s.io/v1" || h.Spec.Group == "" || h.Spec.Names.Kind == "" {
+		return parseCRDJSON(data, origin)
+	}
+	c := &CRD{Group: h.Spec.Group, Kind: h.Spec.Names.Kind, Plural: h.Spec.Names.Plural,
+		Scope: h.Spec.Scope, Origin: origin, compiled: map[string]*compiledOnce{}}
+	for _, v := range h.Spec.Versions {
+		ver := Version{Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated}
+		if v.DeprecationWarning != nil {
+			ver.DeprecationWarning = *v.DeprecationWarning
+		}
+		c.Versions = append(c.Versions, ver)
+		c.compiled[v.Name] = &compiledOnce{}
+	}
+	sum := sha256.Sum256(append([]byte("bundled CRD JSON\x00"), data...))
+	digest := hex.EncodeToString(sum[:])
+	c.digest = func() string { return digest }
+	c.v1 = sync.OnceValues(func() (*apiextensionsv1.CustomResourceDefinition, error) {
+		whole, err := parseCRDJSON(data, origin)
+		if err != nil {
+			return nil, err
+		}
+		return whole.v1()
+	})
+	return c, nil
+}
+
 func parsedCRD(v1 *apiextensionsv1.CustomResourceDefinition, origin string) (*CRD, error) {
 	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(v1)
 	c := &CRD{Group: v1.Spec.Group, Kind: v1.Spec.Names.Kind, Plural: v1.Spec.Names.Plural,
@@ -104,7 +158,7 @@ func parsedCRD(v1 *apiextensionsv1.CustomResourceDefinition, origin string) (*CR
 	if c.Group == "" || c.Kind == "" {
 		return nil, fmt.Errorf("%s: CustomResourceDefinition %s names no group or kind", origin, v1.Name)
 	}
-	c.v1 = v1
+	c.v1 = func() (*apiextensionsv1.CustomResourceDefinition, error) { return v1, nil }
 	c.digest = sync.OnceValue(func() string {
 		// Encoding a decoded CRD cannot fail; the origin is part of the
 		// digest should it ever (no two CRDs then share it).
@@ -201,16 +255,20 @@ func (c *CRD) compile(version string) (*compiled, error) {
 // which the conversion converts and compares with each other (to hoist a
 // schema all versions share); that was half of loading a CRD.
 func (c *CRD) internal(version string) (*apiextensions.CustomResourceDefinition, error) {
-	one := *c.v1
+	v1, err := c.v1()
+	if err != nil {
+		return nil, err
+	}
+	one := *v1
 	one.Spec.Versions = nil
-	for _, v := range c.v1.Spec.Versions {
+	for _, v := range v1.Spec.Versions {
 		if v.Name == version {
 			one.Spec.Versions = append(one.Spec.Versions, v)
 		}
 	}
 	var out apiextensions.CustomResourceDefinition
 	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&one, &out, nil); err != nil {
-		return nil, fmt.Errorf("%s: converting CustomResourceDefinition %s: %w", c.Origin, c.v1.Name, err)
+		return nil, fmt.Errorf("%s: converting CustomResourceDefinition %s: %w", c.Origin, v1.Name, err)
 	}
 	return &out, nil
 }
