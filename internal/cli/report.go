@@ -41,7 +41,11 @@ Run it in a checkout of the repository the shards reviewed (the base is
 read from git, the head too when the shards named one; else the work
 tree). Output formats, --report, --svg and exit codes as argocd diff
 (--fail-on-new, --fail-on-shared-change); a shard file that is not one
-of the review is exit 2, naming the file.`,
+of the review is exit 2, naming the file.
+
+A shard file is whatever the job that wrote it says: merge only shard
+files written in the same CI run by the same trusted routeguard, never
+artifacts of another run (a fork could post any review content).`,
 		Example: "  routeguard report merge -o markdown shard-*.json\n  routeguard report merge --report sarif=routeguard.sarif shard-1.json shard-2.json",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

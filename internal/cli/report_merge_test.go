@@ -100,6 +100,7 @@ func TestReportMergeRefusesBadShards(t *testing.T) {
 	args := []string{"argocd", "diff", "--repo-url", monorepo.RepoURL, "--base", commits[0].Hash, "--head", commits[2].Hash, "argocd/root.yaml"}
 	files, _ := shardRun(t, dir, 2, args, rng)
 	other, _ := shardRun(t, dir, 2, append([]string{"argocd", "diff", "--repo-url", monorepo.RepoURL, "--base", commits[1].Hash, "--head", commits[2].Hash}, "argocd/root.yaml"), rng)
+	threeOf, _ := shardRun(t, dir, 3, args, rng)
 	byIndex := map[int]string{}
 	for _, f := range files {
 		var h struct{ Index int }
@@ -175,6 +176,8 @@ func TestReportMergeRefusesBadShards(t *testing.T) {
 		{"duplicate app", []string{dupApp, byIndex[2]}, "", "dup.json too: an Application is in one shard only"},
 		{"app of another shard", []string{notMine, byIndex[2]}, "", "notmine.json: head revision: Application"},
 		{"mixed revisions", []string{byIndex[1], otherOf[2]}, "", ": a shard of " + commits[1].Hash[:7]},
+		{"mixed N", []string{threeOf[0], byIndex[2]}, "", "shard-2.json: shard 2/2, "},
+		{"mixed N message", []string{threeOf[0], byIndex[2]}, "", "every shard of a review has the same N"},
 		{"oversize", []string{big, byIndex[2]}, "1", "big.json: larger than 1 MiB (--max-shard-size)"},
 		{"not a shard file", []string{filepath.Join(dir, "argocd/root.yaml"), byIndex[2]}, "", "root.yaml: not a routeguard shard file"},
 		{"bad value", []string{badValue, byIndex[2]}, "", "badvalue.json: "},
