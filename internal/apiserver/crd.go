@@ -72,6 +72,10 @@ type compiled struct {
 	elide bool
 	// embedded: a node of the schema is x-kubernetes-embedded-resource.
 	embedded bool
+	// defaulting and listTypes: the parts of structural the defaulting
+	// and list-type walks act on (walkschema.go; nil: nothing to do);
+	// used when elide is set.
+	defaulting, listTypes *structuralschema.Structural
 }
 
 // ParseCRD parses a CustomResourceDefinition body (apiextensions.k8s.io/v1)
@@ -328,5 +332,6 @@ func (c *CRD) build(version string, cached bool) (*compiled, error) {
 	}
 	out.statusSubresouce = sub != nil && sub.Status != nil
 	out.elide, out.embedded = cached, hasEmbeddedResource(out.structural)
+	out.defaulting, out.listTypes = defaultingSchema(out.structural), listTypeSchema(out.structural)
 	return out, nil
 }

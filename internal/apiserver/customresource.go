@@ -134,7 +134,11 @@ func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body 
 	}
 
 	// Defaulting (unstructuredDefaulter), then PrepareForCreate.
-	structuraldefaulting.Default(u, cv.structural)
+	if cv.elide {
+		structuraldefaulting.Default(u, cv.defaulting)
+	} else {
+		structuraldefaulting.Default(u, cv.structural)
+	}
 	if cv.statusSubresouce {
 		delete(u, "status")
 	}
@@ -149,17 +153,26 @@ func (c *CRD) prepare(ctx context.Context, cv *compiled, namespace string, body 
 	// kube-openapi visits properties in map order: its errors are sorted
 	// (by path, then message) so that a result, and the first of several
 	// ("first:" of the findings of violations not judged), is the same on every run.
-	schemaErrs := apiservervalidation.ValidateCustomResource(nil, u, cv.schemaValidator)
-	slices.SortStableFunc(schemaErrs, func(a, b *field.Error) int {
-		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(a.ErrorBody(), b.ErrorBody()))
-	})
-	errs = append(errs, schemaErrs...)
+	errs = append(errs, sortedErrors(apiservervalidation.ValidateCustomResource(nil, u, cv.schemaValidator))...)
 	if cv.embedded || !cv.elide {
 		errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, cv.structural, false)...)
 	}
-	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, cv.structural, u)...)
+	listSchema := cv.structural
+	if cv.elide {
+		listSchema = cv.listTypes
+	}
+	// The list-type walk, too, follows the object's map order: sorted.
+	errs = append(errs, sortedErrors(structurallisttype.ValidateListSetsAndMaps(nil, listSchema, u))...)
 	res.Violations = append(res.Violations, fromFieldErrors(Schema, errs)...)
 	return u, errs, nil
+}
+
+// sortedErrors sorts errs by path, then message, in place.
+func sortedErrors(errs field.ErrorList) field.ErrorList {
+	slices.SortStableFunc(errs, func(a, b *field.Error) int {
+		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(a.ErrorBody(), b.ErrorBody()))
+	})
+	return errs
 }
 
 // blocking mirrors hasBlockingErr of the API server's custom resource

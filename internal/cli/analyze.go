@@ -54,6 +54,6 @@ Prints the report on stdout; exit 1 when a finding reaches the failing severity.
 	cmd.Flags().StringVarP(&a.Output, "output", "o", "text", "report format: "+strings.Join(report.Formats(), ", "))
 	reports.register(cmd, "-o's report")
 	registerCache(cmd.Flags(), &a.Cache, "$"+action.CacheDirEnv+", else routeguard/validation in the user cache directory; never inside the repository")
-	cmd.Flags().StringVar(&a.Profile, "profile", "", "write a CPU and a heap profile of the run into this directory (cpu.pprof, heap.pprof; default: $"+profile.Env+", else none)")
+	cmd.Flags().StringVar(&a.Profile, "profile", "", "write a CPU and a heap profile of the run into this directory (cpu.pprof, heap.pprof, memstats.txt; default: $"+profile.Env+", else none)")
 	return cmd
 }

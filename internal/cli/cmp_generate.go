@@ -23,7 +23,7 @@ func newCMPGenerateCommand(env *Env) *cobra.Command {
 		},
 	}
 	registerCache(cmd.Flags(), &g.Cache, "$"+action.CacheDirEnv+" (the sidecar's emptyDir), else none; never inside the repository")
-	cmd.Flags().StringVar(&g.Profile, "profile", "", "write a CPU and a heap profile of the generation into this directory (cpu.pprof, heap.pprof; default: $"+profile.Env+", else none)")
+	cmd.Flags().StringVar(&g.Profile, "profile", "", "write a CPU and a heap profile of the generation into this directory (cpu.pprof, heap.pprof, memstats.txt; default: $"+profile.Env+", else none)")
 	return cmd
 }
 

@@ -2,7 +2,10 @@
 // (`routeguard analyze --profile DIR`, or ROUTEGUARD_PROFILE), so that
 // anyone can repeat the measurements of BENCHMARKS.md with
 // `go tool pprof -top DIR/cpu.pprof` and
-// `go tool pprof -sample_index=alloc_space -top DIR/heap.pprof`.
+// `go tool pprof -sample_index=alloc_space -top DIR/heap.pprof`, with the
+// exact totals of the run's allocations in DIR/memstats.txt (the heap
+// profile samples one allocation in about 512 kB: its totals vary by
+// a few percent from run to run, too much to compare two builds by).
 package profile
 
 import (
@@ -23,11 +26,16 @@ const Env = "ROUTEGUARD_PROFILE"
 const (
 	CPUFile  = "cpu.pprof"
 	HeapFile = "heap.pprof"
+	// MemStatsFile holds the runtime's exact counts: bytes and objects
+	// allocated since the start of the process, the heap live after a
+	// collection, the collections.
+	MemStatsFile = "memstats.txt"
 )
 
 // Start creates dir (0700) and starts the CPU profile into dir/cpu.pprof.
 // stop ends it and writes dir/heap.pprof (allocations since the start of
-// the process, and the heap live after a collection); it may be called
+// the process, and the heap live after a collection) and dir/memstats.txt;
+// it may be called
 // more than once (a limit's way out and the command's end), only the first
 // call writes.
 func Start(dir string) (stop func() error, err error) {
@@ -45,7 +53,12 @@ func Start(dir string) (stop func() error, err error) {
 	return sync.OnceValue(func() error {
 		pprof.StopCPUProfile()
 		errCPU := cpu.Close()
-		return errors.Join(errCPU, writeHeap(filepath.Join(dir, HeapFile)))
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		errHeap := writeHeap(filepath.Join(dir, HeapFile))
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		return errors.Join(errCPU, errHeap, writeMemStats(filepath.Join(dir, MemStatsFile), &before, &after))
 	}), nil
 }
 
@@ -60,4 +73,17 @@ func writeHeap(path string) error {
 		return fmt.Errorf("heap profile: %w", err)
 	}
 	return f.Close()
+}
+
+// writeMemStats writes the totals of before (read before the heap
+// profile's collection, so neither the collection nor the profile is
+// counted) and the live heap of after (read after it), one "name value"
+// a line.
+func writeMemStats(path string, before, after *runtime.MemStats) error {
+	text := fmt.Sprintf("total_alloc_bytes %d\nmallocs %d\nlive_heap_bytes %d\nnum_gc %d\n",
+		before.TotalAlloc, before.Mallocs, after.HeapAlloc, before.NumGC)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		return fmt.Errorf("memory statistics: %w", err)
+	}
+	return nil
 }

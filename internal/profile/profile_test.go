@@ -3,9 +3,11 @@ package profile
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -57,6 +59,46 @@ func TestStartRefusesAFileAsDirectory(t *testing.T) {
 	os.WriteFile(file, nil, 0o600)
 	if _, err := Start(file); err == nil {
 		t.Fatal("Start accepted a regular file as its directory")
+	}
+}
+
+// TestMemStatsExact: memstats.txt counts every byte allocated, exactly:
+// an allocation of 3 MiB more between start and stop raises
+// total_alloc_bytes by at least 3 MiB (a sampled profile could miss or
+// overcount it), and the live heap holds what is still referenced.
+func TestMemStatsExact(t *testing.T) {
+	run := func(extra int) (total, live uint64) {
+		dir := filepath.Join(t.TempDir(), "prof")
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		stop, err := Start(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sink = make([]byte, extra)
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, MemStatsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mallocs, gcs uint64
+		if _, err := fmt.Sscanf(string(data), "total_alloc_bytes %d\nmallocs %d\nlive_heap_bytes %d\nnum_gc %d\n", &total, &mallocs, &live, &gcs); err != nil {
+			t.Fatalf("memstats.txt %q: %v", data, err)
+		}
+		if total < before.TotalAlloc+uint64(extra) || mallocs == 0 {
+			t.Fatalf("memstats.txt %q: total below the %d bytes allocated before stop", data, before.TotalAlloc+uint64(extra))
+		}
+		return total - before.TotalAlloc, live
+	}
+	small, _ := run(1 << 10)
+	big, live := run(3<<20 + 1<<10)
+	if big < small || big-small < 3<<20-256<<10 { // the profiles' own allocations vary a little
+		t.Errorf("3 MiB more allocated counts %d bytes more", big-small)
+	}
+	if live < 3<<20 {
+		t.Errorf("live heap %d bytes, want the 3 MiB still held", live)
 	}
 }
 
