@@ -39,66 +39,6 @@ import (
 // which left out an Application that rendered Applications in its own
 // shard (a layout the scan did not recognise), naming it.
 
-// ShardFormat and ShardVersion name the shard file's format.
-const (
-	ShardFormat  = "routeguard-review-shard"
-	ShardVersion = 1
-)
-
-// ShardFile is one shard's part of a review.
-type ShardFile struct {
-	Format  string `json:"format"`
-	Version int    `json:"version"`
-	// Command is the review the shard is of ("argocd diff").
-	Command string        `json:"command"`
-	Base    routediff.Rev `json:"base"`
-	Head    routediff.Rev `json:"head"`
-	// Index (1..Count) and Count: the shard, as --shard I/N gave it.
-	Index int `json:"index"`
-	Count int `json:"count"`
-	// Options are the review's options; every shard of a review has the
-	// same.
-	Options ShardOptions `json:"options"`
-	// Apps are the identities (Kind/namespace/name) of the Applications
-	// the shard holds, at either revision, sorted.
-	Apps []string `json:"apps"`
-	// LeftOut are the keys of the Applications of other shards this shard
-	// did not render, at either revision, sorted.
-	LeftOut []string `json:"leftOut"`
-	// Revisions are what the held Applications rendered: [0] base, [1]
-	// head.
-	Revisions [2]ShardRevision `json:"revisions"`
-}
-
-// ShardRevision is what one revision's held Applications rendered, in
-// build order.
-type ShardRevision struct {
-	Apps []argocd.Carried `json:"apps"`
-}
-
-// ShardOptions are the options of argocd diff a shard was built with,
-// which the merge runs the review with: data only (no file the merge
-// would read, no program it would run).
-type ShardOptions struct {
-	Paths              []string `json:"paths"`
-	Review             string   `json:"review,omitempty"`
-	IgnorePointers     []string `json:"ignorePointers,omitempty"`
-	CodeOwners         string   `json:"codeowners,omitempty"`
-	RepoURLs           []string `json:"repoURLs,omitempty"`
-	Clusters           []string `json:"clusters,omitempty"`
-	AppNamespace       string   `json:"appNamespace,omitempty"`
-	KubeVersion        string   `json:"kubeVersion,omitempty"`
-	APIVersions        []string `json:"apiVersions,omitempty"`
-	Revision           string   `json:"revision,omitempty"`
-	PluginDiscovery    bool     `json:"pluginDiscovery,omitempty"`
-	NewGitFileGlobbing bool     `json:"newGitFileGlobbing,omitempty"`
-	MaxFileMiB         int64    `json:"maxFileMiB"`
-	Now                string   `json:"now,omitempty"`
-	AllowNetwork       bool     `json:"allowNetwork,omitempty"`
-	FetchCharts        bool     `json:"fetchCharts,omitempty"`
-	GatewayAPIChannel  string   `json:"gatewayAPIChannel,omitempty"`
-}
-
 // shardOptions checks that a's options can be carried to the merge and
 // returns them.
 func (a *ArgoCDDiff) shardOptions(rels []string) (ShardOptions, error) {

@@ -21,6 +21,10 @@ type FluxDiff struct {
 	Tree     FluxTree
 	Analysis AnalysisOptions
 	Changed  ChangedOptions
+
+	// merged, when set (report merge), gives the builds of the shards of
+	// the review.
+	merged *fluxMerged
 }
 
 // Run compares the tree under paths (at most one: the cluster directory;

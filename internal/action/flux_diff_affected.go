@@ -24,7 +24,15 @@ func (a *FluxDiff) pair(ctx context.Context, env Env, req affected.Request, wd, 
 	builds := map[string]built{}
 	po := flux.PairOptions{BaseRoot: baseRoot, HeadRoot: headRoot, Request: req,
 		Build: func(ctx context.Context, root string, tune func(*flux.Options)) (*flux.Result, error) {
-			b, opts, res, err := a.tree(ctx, env, wd, root, rel, tune)
+			b, opts, res, err := a.tree(ctx, env, wd, root, rel, func(o *flux.Options) {
+				tune(o)
+				if a.merged != nil { // report merge: the shards' builds
+					o.Carried = a.merged.carried[0]
+					if root == headRoot {
+						o.Carried = a.merged.carried[1]
+					}
+				}
+			})
 			if err != nil {
 				return nil, err
 			}

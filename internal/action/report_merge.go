@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/argocd"
+	"github.com/routeguard/routeguard/internal/flux"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/shard"
@@ -40,6 +41,10 @@ type ReportMerge struct {
 	MaxShardMiB int64
 	// Progress hears the merge's build (DiffOptions.Progress).
 	Progress DiffProgress
+	// Taken and Built (after Run, flux diff's shards): the Kustomizations
+	// and HelmReleases, over both revisions, taken from the shards and
+	// built by the merge (not carried with the inputs the tree gave them).
+	Taken, Built int
 }
 
 // Run reads and checks the shard files and returns the review.
@@ -49,6 +54,9 @@ func (m *ReportMerge) Run(ctx context.Context, env Env, files []string) (*routed
 		return nil, err
 	}
 	first := shards[0].file
+	if first.Command == "flux diff" {
+		return m.runFlux(ctx, env, shards)
+	}
 	o := first.Options
 	a := &ArgoCDDiff{}
 	a.Base, a.Head = cmpOr(first.Base.Hash, first.Base.Name), first.Head.Hash
@@ -59,13 +67,9 @@ func (m *ReportMerge) Run(ctx context.Context, env Env, files []string) (*routed
 		AllowNetwork: o.AllowNetwork, FetchCharts: o.FetchCharts}
 	a.Analysis.Cluster.GatewayAPIChannel = o.GatewayAPIChannel
 	a.merged = newMerged(shards)
-	top, err := render.FindRepoRoot(env.workDir())
+	paths, err := mergePaths(env, o)
 	if err != nil {
-		return nil, fmt.Errorf("report merge runs in the repository the shards reviewed: %w", err)
-	}
-	paths := make([]string, len(o.Paths))
-	for i, p := range o.Paths {
-		paths[i] = filepath.Join(top, filepath.FromSlash(p))
+		return nil, err
 	}
 	res, err := a.Run(ctx, env, paths)
 	if err != nil {
@@ -74,8 +78,57 @@ func (m *ReportMerge) Run(ctx context.Context, env Env, files []string) (*routed
 	if err := a.merged.check(); err != nil {
 		return nil, err
 	}
-	// The revisions were resolved by hash; the review names them as the
-	// shards were given them (HEAD, origin/main).
+	return renamed(res, first)
+}
+
+// runFlux merges the shards of a flux diff: the tree is built again at
+// both revisions, each node taken from the shard that built it from the
+// same object and cluster inputs, and built here otherwise
+// (flux_diff_shard.go).
+func (m *ReportMerge) runFlux(ctx context.Context, env Env, shards []readShard) (*routediff.Result, error) {
+	first := shards[0].file
+	o := first.Options
+	a := &FluxDiff{}
+	a.Base, a.Head = cmpOr(first.Base.Hash, first.Base.Name), first.Head.Hash
+	a.Review, a.IgnorePointers, a.CodeOwners, a.Progress = o.Review, o.IgnorePointers, o.CodeOwners, m.Progress
+	a.Tree.Strict, _ = flux.ParseStrictName(o.Strict) // checked on reading
+	a.Tree.AllowNetwork, a.Tree.FetchCharts, a.Tree.KubeVersion, a.Tree.Vars = o.AllowNetwork, o.FetchCharts, o.KubeVersion, o.Vars
+	a.Analysis.Cluster.GatewayAPIChannel = o.GatewayAPIChannel
+	a.merged = newFluxMerged(shards)
+	paths, err := mergePaths(env, o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.Run(ctx, env, paths)
+	if err != nil {
+		return nil, err
+	}
+	taken, built, err := a.merged.counts()
+	if err != nil {
+		return nil, fmt.Errorf("a shard file: %w", err)
+	}
+	m.Taken, m.Built = taken, built
+	return renamed(res, first)
+}
+
+// mergePaths are the shards' paths in the repository of the working
+// directory.
+func mergePaths(env Env, o ShardOptions) ([]string, error) {
+	top, err := render.FindRepoRoot(env.workDir())
+	if err != nil {
+		return nil, fmt.Errorf("report merge runs in the repository the shards reviewed: %w", err)
+	}
+	paths := make([]string, len(o.Paths))
+	for i, p := range o.Paths {
+		paths[i] = filepath.Join(top, filepath.FromSlash(p))
+	}
+	return paths, nil
+}
+
+// renamed checks that res is of the shards' revisions and names them as
+// the shards were given them (HEAD, origin/main): they were resolved by
+// hash.
+func renamed(res *routediff.Result, first *ShardFile) (*routediff.Result, error) {
 	if res.Base.Hash != first.Base.Hash || res.Head.Hash != first.Head.Hash {
 		return nil, fmt.Errorf("the shards are of %s → %s, this checkout has %s → %s", revName(first.Base), revName(first.Head), revName(res.Base), revName(res.Head))
 	}
@@ -101,7 +154,7 @@ type readShard struct {
 // the shard its identity falls in and in one shard only.
 func (m *ReportMerge) read(env Env, files []string) ([]readShard, error) {
 	if len(files) == 0 {
-		return nil, errors.New("name the shard files (argocd diff --shard I/N --shard-out FILE) to merge")
+		return nil, errors.New("name the shard files (argocd diff or flux diff --shard I/N --shard-out FILE) to merge")
 	}
 	limit := m.MaxShardMiB
 	if limit <= 0 {
@@ -204,7 +257,7 @@ func readShardFile(path string, limit int64) (*ShardFile, error) {
 		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil || head.Format != ShardFormat {
-		return nil, fmt.Errorf("not a routeguard shard file (want JSON with \"format\": %q, as argocd diff --shard-out writes)", ShardFormat)
+		return nil, fmt.Errorf("not a routeguard shard file (want JSON with \"format\": %q, as argocd diff and flux diff --shard-out write)", ShardFormat)
 	}
 	if head.Version != ShardVersion {
 		return nil, fmt.Errorf("shard file version %d; this routeguard reads version %d: merge with the routeguard that wrote the shards", head.Version, ShardVersion)
@@ -219,15 +272,44 @@ func readShardFile(path string, limit int64) (*ShardFile, error) {
 	if err := spec.Validate(); err != nil || sf.Count == 0 {
 		return nil, fmt.Errorf("shard %d/%d: want 1 <= I <= N <= %d", sf.Index, sf.Count, shard.MaxCount)
 	}
-	if sf.Command != "argocd diff" {
-		return nil, fmt.Errorf("a shard of %q; report merge merges shards of \"argocd diff\"", sf.Command)
+	listed := map[string]bool{}
+	for _, id := range sf.Apps {
+		listed[id] = true
+	}
+	switch sf.Command {
+	case "argocd diff":
+	case "flux diff":
+		if _, ok := flux.ParseStrictName(sf.Options.Strict); !ok {
+			return nil, fmt.Errorf("options.strict %q: want true, false or auto", sf.Options.Strict)
+		}
+		for i, r := range sf.Revisions {
+			if len(r.Apps) > 0 {
+				return nil, fmt.Errorf("%s revision: a flux diff shard carries no Applications", []string{"base", "head"}[i])
+			}
+			for _, b := range r.Nodes {
+				id := b.ID()
+				switch {
+				case !spec.Holds(id):
+					return nil, fmt.Errorf("%s revision: %s is not in shard %s (it falls in shard %d)", []string{"base", "head"}[i], id, spec, shard.Of(id, sf.Count))
+				case !listed[id.String()]:
+					return nil, fmt.Errorf("%s revision: %s is not among the shard's apps", []string{"base", "head"}[i], id)
+				}
+				if err := b.Check(); err != nil {
+					return nil, fmt.Errorf("%s revision: %w", []string{"base", "head"}[i], err)
+				}
+			}
+		}
+		return &sf, nil
+	default:
+		return nil, fmt.Errorf("a shard of %q; report merge merges shards of \"argocd diff\" and \"flux diff\"", sf.Command)
 	}
 	if sf.Options.MaxFileMiB <= 0 {
 		return nil, errors.New("options.maxFileMiB must be positive")
 	}
-	listed := map[string]bool{}
-	for _, id := range sf.Apps {
-		listed[id] = true
+	for i, r := range sf.Revisions {
+		if len(r.Nodes) > 0 {
+			return nil, fmt.Errorf("%s revision: an argocd diff shard carries no Flux nodes", []string{"base", "head"}[i])
+		}
 	}
 	for i, r := range sf.Revisions {
 		seen := map[string]bool{}

@@ -15,6 +15,7 @@ import (
 	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/routemap"
+	"github.com/routeguard/routeguard/internal/shard"
 	"github.com/routeguard/routeguard/internal/version"
 )
 
@@ -221,6 +222,7 @@ diff' and 'routeguard argocd diff'.
 func newFluxDiffCommand(env *Env) *cobra.Command {
 	a := &action.FluxDiff{}
 	var d diffReport
+	var sh shardFlags
 	cmd := &cobra.Command{
 		Use:   "diff [PATH]",
 		Short: "Compare the traffic routing of the Flux tree at two revisions (pull request review)",
@@ -241,13 +243,30 @@ revisions). A symbolic link or .sourceignore changed: everything is built,
 with a notice. The header counts the Kustomizations and HelmReleases
 built, unaffected and not buildable.
 
+--shard I/N --shard-out FILE builds both revisions of the tree but
+renders only the HelmReleases and Kustomizations of shard I of N (a
+stable hash of each one's kind, namespace and name: adding one moves no
+other), and of the others only the Kustomizations that may apply Flux
+objects (a file under spec.path mentions fluxcd or ../), which discover
+the tree; it writes every build of its own to FILE, without analyzing.
+'routeguard report merge' builds the tree again from the N files, taking
+each node from its shard when the shard built it from the same object
+and cluster inputs (else building it), and prints the review, the same
+as without --shard (docs/diff.md, "Shards").
+
 ` + diffLong,
-		Example: "  routeguard flux diff --base origin/main clusters/production",
+		Example: "  routeguard flux diff --base origin/main clusters/production\n  routeguard flux diff --base origin/main --shard 2/4 --shard-out shard-2.json clusters/production",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if sh.spec != "" || sh.out != "" {
+				return sh.run(cmd, env, "Kustomization(s), HelmRelease(s) and ResourceSet(s)", func(spec shard.Spec) (*action.ShardFile, error) {
+					return a.RunShard(cmd.Context(), env.action(), spec, args)
+				})
+			}
 			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
+	sh.register(cmd, "Kustomizations and HelmReleases")
 	registerFluxTree(cmd, &a.Tree)
 	registerAnalysis(cmd, &a.Analysis)
 	_ = cmd.Flags().MarkHidden("fail-on")
@@ -288,12 +307,14 @@ docs/diff.md, "Shards").
 		Example: "  routeguard argocd diff --base origin/main argocd/\n  routeguard argocd diff --base origin/main --shard 2/4 --shard-out shard-2.json argocd/",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if sh.spec != "" || sh.out != "" {
-				return sh.run(cmd, env, a, args)
+				return sh.run(cmd, env, "Application(s)", func(spec shard.Spec) (*action.ShardFile, error) {
+					return a.RunShard(cmd.Context(), env.action(), spec, args)
+				})
 			}
 			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
-	sh.register(cmd)
+	sh.register(cmd, "Applications")
 	registerArgoCD(cmd, &a.ArgoCD)
 	registerAnalysis(cmd, &a.Analysis)
 	_ = cmd.Flags().MarkHidden("repo-root")

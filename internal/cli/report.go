@@ -24,9 +24,9 @@ func newReportMergeCommand(env *Env) *cobra.Command {
 	var revs action.DiffOptions
 	cmd := &cobra.Command{
 		Use:   "merge SHARD...",
-		Short: "Join the shard files of 'argocd diff --shard I/N' into one review",
+		Short: "Join the shard files of 'argocd diff' or 'flux diff --shard I/N' into one review",
 		Long: `Reads the shard files 'routeguard argocd diff --shard I/N --shard-out FILE'
-wrote (one per job of a CI matrix, in any order), checks they are the N
+(or flux diff's) wrote (one per job of a CI matrix, in any order), checks they are the N
 shards of one review (format version, the same base and head revisions,
 options and N, every shard 1..N once, each Application in the shard its
 identity falls in and in one shard only; each file at most
@@ -36,6 +36,13 @@ and adopted again at both revisions with the renders the shards carry
 revisions compared once, over every object, as argocd diff does without
 --shard. The output is the same, byte for byte, as that of argocd diff
 with the shards' flags and paths and no --shard.
+
+flux diff's shards: the tree is built again at both revisions; each
+Kustomization and HelmRelease is taken from the shard that built it from
+the same object and the same cluster inputs (its sources, substituteFrom
+and valuesFrom), and built here otherwise (a shard left out what it
+reads; stderr counts them), then analyzed and compared as flux diff
+does: the same review as flux diff without --shard, byte for byte.
 
 Run it in a checkout of the repository the shards reviewed (the base is
 read from git, the head too when the shards named one; else the work
@@ -49,10 +56,16 @@ artifacts of another run (a fork could post any review content).`,
 		Example: "  routeguard report merge -o markdown shard-*.json\n  routeguard report merge --report sarif=routeguard.sarif shard-1.json shard-2.json",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return d.run(cmd, env, func() (*routediff.Result, error) {
+			err := d.run(cmd, env, func() (*routediff.Result, error) {
 				a.Progress = revs.Progress
 				return a.Run(cmd.Context(), env.action(), args)
 			})
+			if a.Taken+a.Built > 0 {
+				// flux diff's shards: the review is the unsharded one
+				// either way; this says how much work the shards spared.
+				fmt.Fprintf(env.Stderr, "routeguard: report merge took %d Kustomization and HelmRelease build(s) from the shards and built %d itself (no shard built them with the inputs the whole tree gives them, or they are the tree's roots)\n", a.Taken, a.Built)
+			}
+			return err
 		},
 	}
 	d.registerOutput(cmd, &revs)
@@ -65,13 +78,14 @@ type shardFlags struct {
 	spec, out string
 }
 
-func (s *shardFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&s.spec, "shard", "", "build only shard I of N (I/N, such as 2/4) of the Applications, at both revisions, and write what they rendered to --shard-out for 'routeguard report merge' (no review is printed)")
+func (s *shardFlags) register(cmd *cobra.Command, what string) {
+	cmd.Flags().StringVar(&s.spec, "shard", "", "build only shard I of N (I/N, such as 2/4) of the "+what+", at both revisions, and write what they rendered to --shard-out for 'routeguard report merge' (no review is printed)")
 	cmd.Flags().StringVar(&s.out, "shard-out", "", "with --shard, the shard file to write")
 }
 
-// run builds the shard and writes its file.
-func (s *shardFlags) run(cmd *cobra.Command, env *Env, a *action.ArgoCDDiff, args []string) error {
+// run builds the shard (build: argocd diff's or flux diff's RunShard)
+// and writes its file; what names what the shard holds.
+func (s *shardFlags) run(cmd *cobra.Command, env *Env, what string, build func(spec shard.Spec) (*action.ShardFile, error)) error {
 	if s.spec == "" || s.out == "" {
 		return fail("--shard I/N and --shard-out FILE go together")
 	}
@@ -88,7 +102,7 @@ func (s *shardFlags) run(cmd *cobra.Command, env *Env, a *action.ArgoCDDiff, arg
 	if wd, err := env.Getwd(); err == nil && !filepath.IsAbs(out) {
 		out = filepath.Join(wd, out)
 	}
-	f, err := a.RunShard(cmd.Context(), env.action(), spec, args)
+	f, err := build(spec)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -99,7 +113,8 @@ func (s *shardFlags) run(cmd *cobra.Command, env *Env, a *action.ArgoCDDiff, arg
 	if err := report.WriteFile(out, append(data, '\n')); err != nil {
 		return fail("--shard-out: %v", err)
 	}
-	_, err = fmt.Fprintf(env.Stdout, "shard %s: %d Application(s) built (%d at base, %d at head), %d of other shards left out; written to %s\n",
-		spec, len(f.Apps), len(f.Revisions[0].Apps), len(f.Revisions[1].Apps), len(f.LeftOut), s.out)
+	count := func(r action.ShardRevision) int { return len(r.Apps) + len(r.Nodes) }
+	_, err = fmt.Fprintf(env.Stdout, "shard %s: %d %s built (%d at base, %d at head), %d of other shards left out; written to %s\n",
+		spec, len(f.Apps), what, count(f.Revisions[0]), count(f.Revisions[1]), len(f.LeftOut), s.out)
 	return err
 }

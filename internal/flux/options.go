@@ -65,6 +65,13 @@ type Options struct {
 	// Reuse, when set, takes a node from another revision's build instead
 	// of building it when nothing it reads differs (affected-only reviews).
 	Reuse *Reuse
+	// Shard, when set, builds one shard of a review (flux diff --shard):
+	// nodes of other shards that cannot produce Flux objects are left
+	// out, and every build of a held node is carried (shard.go).
+	Shard *ShardPlan
+	// Carried, when set, takes a node from a shard's build of it when its
+	// object and cluster inputs are the same (report merge; shard.go).
+	Carried *Carried
 }
 
 // SourceKey names a Flux source: GitRepository, OCIRepository, Bucket,

@@ -56,3 +56,17 @@ func (b *nodeRender) lenientNotice(n *Node, set *manifest.Set, unset []string, d
 	return notice.Notef("%s: postBuild variables not set: %s; %s substitutes an empty string (strict from Flux 2.9: set them, give a default ${name:=value}, or escape $${name})",
 		n.describe(), strings.Join(slices.Sorted(maps.Keys(names)), ", "), b.fluxVersion.Describe())
 }
+
+// ParseStrictName reads --strict's value as a shard file carries it:
+// true, false or auto.
+func ParseStrictName(s string) (Strictness, bool) {
+	switch s {
+	case "true":
+		return StrictOn, true
+	case "false":
+		return StrictOff, true
+	case "auto":
+		return StrictAuto, true
+	}
+	return 0, false
+}

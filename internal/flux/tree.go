@@ -219,7 +219,7 @@ func (b *builder) compact(done *int) {
 // build builds one node; a failure is the node's status, not an error.
 func (b *builder) build(ctx context.Context, n *Node) (err error) {
 	start := time.Now()
-	if b.opts.TraceNodes || b.opts.Reuse != nil {
+	if b.opts.TraceNodes || b.opts.Reuse != nil || b.opts.Shard != nil || b.opts.Carried != nil {
 		n.inputs = b.inputsOf(n)
 	}
 	if h := b.opts.Reuse.of(n); h != nil {
@@ -227,6 +227,16 @@ func (b *builder) build(ctx context.Context, n *Node) (err error) {
 		b.opts.progress(n, Finished, 0)
 		return nil
 	}
+	if h := b.opts.Carried.of(n, b.root); h != nil {
+		b.take(n, h, b.root)
+		n.Reused = h.Reused // as the shard built it
+		b.opts.progress(n, Finished, 0)
+		return nil
+	}
+	if b.leaves(n) {
+		return nil
+	}
+	defer b.record(n)
 	if b.opts.TraceNodes {
 		n.Trace = confine.NewTrace()
 		if n.IsResourceSet() {

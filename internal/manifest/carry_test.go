@@ -1,4 +1,4 @@
-package argocd
+package manifest
 
 import (
 	"encoding/json"
