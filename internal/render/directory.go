@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -89,6 +90,9 @@ func renderDirectory(ctx context.Context, r *root, appDir string, opts Options) 
 		if d.err != nil {
 			return nil, nil, d.err
 		}
+		if d.warning != "" {
+			warnings = append(warnings, d.warning)
+		}
 		if err := addAll(set, d.objs, opts.RepeatedObject); err != nil {
 			return nil, nil, err
 		}
@@ -119,6 +123,8 @@ func symlinkedDir(r *root, appDir, rel string) string {
 type decodedFile struct {
 	objs []*manifest.Object
 	err  error
+	// warning: the file was passed over (not a manifest), and why.
+	warning string
 }
 
 // decodeFiles reads and decodes files on every processor (YAML decoding
@@ -179,6 +185,23 @@ func (fr fileReader) decode(ctx context.Context, r *root, p string) decodedFile 
 	objs, err := manifest.DecodeWith(r.rel(p), data, manifest.DecodeOptions{DuplicateKey: fr.dir.DuplicateKey, YAML11Booleans: true})
 	if err != nil && fr.dir.SkipNonManifests && !looksLikeManifest(data) {
 		return decodedFile{} // Argo CD ignores YAML that is not a manifest
+	}
+	if err != nil && !fr.dir.SkipNonManifests && slices.Contains(kustomizationFileNames, filepath.Base(p)) {
+		// Kustomize's build file, met by a directory app read with
+		// --recurse: configuration for kustomize build, not an object
+		// (it has no metadata.name); the directory holding it is a
+		// Kustomize app of its own.
+		return decodedFile{warning: fmt.Sprintf("%s: Kustomize's build file, not a manifest; skipped: a directory app does not run Kustomize, so its patches, generators and "+
+			"transformers are not applied here (analyze %s itself to render it with Kustomize)", r.rel(p), r.rel(filepath.Dir(p)))}
+	}
+	if err != nil && !fr.dir.SkipNonManifests && manifest.NotManifest(data) {
+		// A repository's own YAML (.pre-commit-config.yaml, values,
+		// lint configuration) beside the manifests: no reconciler
+		// applies it, so it is not an error, but the user is told what
+		// was not read. A file with apiVersion or kind anywhere stays
+		// the error: a manifest with a missing field.
+		return decodedFile{warning: fmt.Sprintf("%s: not a Kubernetes manifest (no document has apiVersion or kind); skipped, nothing in it is checked "+
+			"(add apiVersion and kind if it is meant to be one, or leave it out with --exclude)", r.rel(p))}
 	}
 	return decodedFile{objs: objs, err: err}
 }

@@ -125,8 +125,10 @@ type DirectoryOptions struct {
 	// SkipNonManifests applies Argo CD's file rules: files holding the
 	// "+argocd:skip-file-rendering" marker are skipped, and so are YAML or
 	// JSON files that do not decode into objects and do not look like
-	// manifests (no apiVersion, kind and metadata keys). Without it, such
-	// files are errors.
+	// manifests (no apiVersion, kind and metadata keys). Without it, a
+	// file none of whose documents has apiVersion or kind is skipped with
+	// a warning (manifest.NotManifest), and any other file that does not
+	// decode into objects is an error.
 	SkipNonManifests bool
 	// DuplicateKey, when set, makes a key defined twice in one mapping of
 	// a manifest file keep its last value, as Argo CD's decoder

@@ -285,3 +285,55 @@ func TestDirectoryParallelKeepsFileOrder(t *testing.T) {
 		}
 	}
 }
+
+// A directory app (outside Argo CD's rules) passes over the repository's
+// own YAML, none of whose documents has apiVersion or kind, with one
+// warning naming each file; a file with a kind but no apiVersion is
+// still the error, naming file and line.
+func TestDirectorySkipsNonManifestYAML(t *testing.T) {
+	repo := writeTree(t, map[string]string{
+		".pre-commit-config.yaml": "repos:\n  - repo: https://example.com/hooks\n    hooks: [{id: lint}]\n",
+		"renovate.json":           `{"extends": ["config:recommended"]}`,
+		"service.yaml":            cm("a"),
+	})
+	res, err := renderIn(t, repo, ".", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ids(res.Set), ","); got != "ConfigMap a@service.yaml:1" {
+		t.Errorf("objects %s", got)
+	}
+	want := []string{".pre-commit-config.yaml: not a Kubernetes manifest", "renovate.json: not a Kubernetes manifest"}
+	if len(res.Warnings) != len(want) {
+		t.Fatalf("warnings %q, want one per file", res.Warnings)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(res.Warnings[i], w) {
+			t.Errorf("warning %d = %q, want %q...", i, res.Warnings[i], w)
+		}
+	}
+
+	// --recurse meets Kustomize's build file (no metadata.name): passed
+	// over with a warning naming its directory; the manifests beside it
+	// are read.
+	kust := writeTree(t, map[string]string{
+		"apps/web/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [cm.yaml]\n",
+		"apps/web/cm.yaml":            cm("web"),
+	})
+	res, err = renderIn(t, kust, ".", Options{Directory: DirectoryOptions{Recurse: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ids(res.Set), ","); got != "ConfigMap web@apps/web/cm.yaml:1" {
+		t.Errorf("objects %s", got)
+	}
+	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "apps/web/kustomization.yaml: Kustomize's build file") || !strings.Contains(res.Warnings[0], "analyze apps/web itself") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+
+	bad := writeTree(t, map[string]string{"notes.yaml": "a: 1\n", "svc.yaml": "kind: Service\nmetadata: {name: a}\n"})
+	_, err = renderIn(t, bad, ".", Options{})
+	if err == nil || !strings.Contains(err.Error(), "svc.yaml:1: object has no apiVersion") {
+		t.Fatalf("kind without apiVersion: %v, want the error at svc.yaml:1", err)
+	}
+}
