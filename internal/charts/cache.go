@@ -35,7 +35,8 @@ type Ref struct {
 	// Version and Tag (spec.ref.digest).
 	Digest string
 	// Insecure (oci only) talks plain HTTP to the registry (a source's
-	// spec.insecure).
+	// spec.insecure); only a loopback registry is reached so
+	// (plaintext.go), as is only a loopback http:// repository.
 	Insecure bool
 }
 

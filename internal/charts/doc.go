@@ -1,7 +1,9 @@
 // Package charts fetches Helm charts from chart repositories (an index.yaml
-// over https or http) and OCI registries through the Helm SDK (repository
-// index, version constraints, OCI registry client), and keeps them in a
-// cache directory that later runs read without a network.
+// over https, or http from a loopback address) and OCI registries through
+// the Helm SDK (repository index, version constraints, OCI registry
+// client), and keeps them in a cache directory that later runs read
+// without a network. Nothing is fetched without TLS from a host on the
+// network (plaintext.go).
 //
 // One call serves every front door that needs a chart it cannot find in the
 // repository: a Flux HelmRelease whose chart comes from a HelmRepository, an

@@ -65,7 +65,7 @@ func (c *Cache) fetchOCI(ctx context.Context, u *url.URL, ref Ref) (*Chart, erro
 	if c.Offline {
 		return nil, c.notCached(ref, "the manifest "+digest+" is")
 	}
-	client, err := c.registryClient(ref.Insecure)
+	client, err := c.registryClient(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (c *Cache) matchTag(ctx context.Context, dir, repoPath string, ref Ref) (st
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		client, err := c.registryClient(ref.Insecure)
+		client, err := c.registryClient(ref)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +151,7 @@ func (c *Cache) resolveTag(ctx context.Context, dir, repoPath, tag, version stri
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		client, err := c.registryClient(ref.Insecure)
+		client, err := c.registryClient(ref)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +174,11 @@ func (c *Cache) resolveTag(ctx context.Context, dir, repoPath, tag, version stri
 
 // registryClient is Helm's OCI registry client, one per Cache and transport
 // (credentials from Helm's registry config, else Docker's).
-func (c *Cache) registryClient(plainHTTP bool) (*registry.Client, error) {
+func (c *Cache) registryClient(ref Ref) (*registry.Client, error) {
+	if err := plainTextRefused(ref.RepoURL, ref.Insecure); err != nil {
+		return nil, fmt.Errorf("chart %s: %w", ref, err)
+	}
+	plainHTTP := ref.Insecure
 	v, err := c.memo(fmt.Sprintf("registry client %v", plainHTTP), func() (any, error) {
 		var opts []registry.ClientOption
 		if plainHTTP {

@@ -110,6 +110,9 @@ func httpGet(ctx context.Context, href, repoURL string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := plainTextRefused(href, false); err != nil {
+		return nil, err
+	}
 	g, err := getter.NewHTTPGetter(getter.WithURL(repoURL), getter.WithTimeout(2*time.Minute))
 	if err != nil {
 		return nil, err
