@@ -41,7 +41,10 @@ func NothingCheckedDetail(set *manifest.Set, notBuilt int) (detail string, ok bo
 	}
 	held := []string{"it produced no objects"}
 	if n > 0 {
-		held[0] = fmt.Sprintf("it produced %d objects", n)
+		held[0] = "it produced 1 object"
+		if n > 1 {
+			held[0] = fmt.Sprintf("it produced %d objects", n)
+		}
 	}
 	if set != nil {
 		if u := routing.UncheckedIn(set); u != "" {
@@ -49,7 +52,11 @@ func NothingCheckedDetail(set *manifest.Set, notBuilt int) (detail string, ok bo
 		}
 	}
 	if notBuilt > 0 {
-		held = append(held, fmt.Sprintf("%d objects of the tree were skipped or failed to build", notBuilt))
+		if notBuilt == 1 {
+			held = append(held, "1 object of the tree was skipped or failed to build")
+		} else {
+			held = append(held, fmt.Sprintf("%d objects of the tree were skipped or failed to build", notBuilt))
+		}
 	}
 	return " (" + strings.Join(held, "; ") + ")", true
 }

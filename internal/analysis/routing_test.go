@@ -39,3 +39,12 @@ func TestNothingCheckedNamesUncheckedKinds(t *testing.T) {
 		t.Error("an XListenerSet is checked routing, yet RG0100")
 	}
 }
+
+// RG0100 counts in English: one object, one object not built.
+func TestNothingCheckedSingular(t *testing.T) {
+	one := setOf(t, "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: web}\n")
+	detail, ok := NothingCheckedDetail(one, 1)
+	if !ok || !strings.Contains(detail, "it produced 1 object;") || !strings.Contains(detail, "1 object of the tree was skipped or failed to build") {
+		t.Errorf("detail = %v %q", ok, detail)
+	}
+}
