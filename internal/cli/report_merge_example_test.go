@@ -22,7 +22,7 @@ func exampleCommands(t *testing.T, file string, vars map[string]string, cwd stri
 		t.Fatal(err)
 	}
 	var out [][]string
-	for _, line := range regexp.MustCompile(`(?m)\broutegua`+`rd (?:argocd diff|report merge) [^\n]*`).FindAllString(string(data), -1) {
+	for _, line := range regexp.MustCompile(`(?m)\broutegua`+`rd (?:argocd diff|flux diff|report merge) [^\n]*`).FindAllString(string(data), -1) {
 		line, _, _ = strings.Cut(line, " >")
 		line, _, _ = strings.Cut(line, " ||")
 		keys := slices.Collect(maps.Keys(vars))
@@ -102,5 +102,32 @@ func TestShardedReviewExamplesRun(t *testing.T) {
 		if mergedCode != fullCode || mergedOut != fullOut {
 			t.Errorf("%s: merge %v: exit %d (unsharded %d)\n%s\n--- merged\n%s\n--- unsharded\n%s", tc.file, merge, mergedCode, fullCode, mergedErr, mergedOut, fullOut)
 		}
+	}
+}
+
+// The Flux sharded review example runs as written on a generated Flux
+// history: each shard of its matrix, then its merge, which prints the
+// review flux diff prints unsharded.
+func TestFluxShardedReviewExampleRuns(t *testing.T) {
+	const file = "examples/flux/ci/github-sharded-review.yml"
+	dir, commits := fluxHistory(t)
+	base := commits[0].Hash
+	full := []string{"flux", "diff", "--base", base, "--head", "HEAD", "--diff", "both", "-o", "markdown", "clusters/prod"}
+	fullOut, fullErr, fullCode := runIn(t, dir, full...)
+	if fullCode == ExitError || !strings.Contains(fullOut, "routeguard") {
+		t.Fatalf("unsharded: exit %d\n%s%s", fullCode, fullOut, fullErr)
+	}
+	vars := map[string]string{"BASE": base, "OUT": t.TempDir(), "SHARDS": dir}
+	for _, s := range []string{"1", "2", "3", "4"} {
+		vars["SHARD"] = s
+		shard := exampleCommands(t, file, vars, dir, false)[0]
+		if out, stderr, code := runIn(t, dir, shard...); code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s%s", shard, code, out, stderr)
+		}
+	}
+	merge := exampleCommands(t, file, vars, dir, true)[1]
+	mergedOut, mergedErr, mergedCode := runIn(t, dir, merge...)
+	if mergedCode != fullCode || mergedOut != fullOut {
+		t.Errorf("merge %v: exit %d (unsharded %d)\n%s\n--- merged\n%s\n--- unsharded\n%s", merge, mergedCode, fullCode, mergedErr, mergedOut, fullOut)
 	}
 }
