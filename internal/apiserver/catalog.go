@@ -39,6 +39,10 @@ type CatalogOptions struct {
 type Catalog struct {
 	byGK    map[manifest.GroupKind]*lazyCRD
 	channel string
+	// found memoizes Lookup (GroupKind -> []Candidate): validation asks
+	// up to five times per object, and building the answer allocated
+	// 14 MB over the 10,000-object benchmark.
+	found sync.Map
 }
 
 type lazyCRD struct {
@@ -91,8 +95,20 @@ func definedKind(o *manifest.Object) (manifest.GroupKind, bool) {
 // first. Only the bundled Gateway API CRDs give two candidates, when the
 // channel is not known: standard, then experimental. Nil when no CRD is
 // known.
+//
+// The slice is shared by every caller: do not modify it.
 func (c *Catalog) Lookup(group, kind string) []Candidate {
-	if l, ok := c.byGK[manifest.GroupKind{Group: group, Kind: kind}]; ok {
+	gk := manifest.GroupKind{Group: group, Kind: kind}
+	if v, ok := c.found.Load(gk); ok {
+		return v.([]Candidate)
+	}
+	v, _ := c.found.LoadOrStore(gk, c.lookup(gk))
+	return v.([]Candidate)
+}
+
+func (c *Catalog) lookup(gk manifest.GroupKind) []Candidate {
+	group, kind := gk.Group, gk.Kind
+	if l, ok := c.byGK[gk]; ok {
 		crd, err := l.get()
 		return []Candidate{{CRD: crd, Err: err, Origin: l.origin}}
 	}
