@@ -1,11 +1,9 @@
 package action
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/routeguard/routeguard/internal/argocd"
-	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/shard"
@@ -202,28 +199,7 @@ func (s *parentScan) rendersApplications(root string, app *argocd.Application) b
 
 // mentionsArgoCD reports whether a file under dir (in the checkout at
 // root) mentions argoproj.io; a directory of more than maxParentScan
-// files, or one that cannot be read, counts as mentioning it.
+// files counts as mentioning it, a file that cannot be read as not.
 func mentionsArgoCD(root, dir string) bool {
-	cr, err := confine.Open(root)
-	if err != nil {
-		return true
-	}
-	defer cr.Close()
-	n, found := 0, false
-	_ = cr.Walk(dir, confine.WalkOptions{}, func(p string, fi fs.FileInfo) error {
-		if found || n >= maxParentScan {
-			found = true
-			return confine.SkipDir
-		}
-		if fi.IsDir() || !fi.Mode().IsRegular() {
-			return nil
-		}
-		n++
-		data, err := cr.ReadFile(filepath.Join(dir, filepath.FromSlash(p)), manifest.DefaultMaxFileBytes)
-		if err == nil && bytes.Contains(data, []byte("argoproj.io")) {
-			found = true
-		}
-		return nil
-	})
-	return found
+	return shard.Mentions(root, dir, shard.ScanOptions{MaxFiles: maxParentScan, MaxFileBytes: manifest.DefaultMaxFileBytes}, "argoproj.io")
 }

@@ -1,18 +1,14 @@
 package flux
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
-	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifest"
 	"github.com/routeguard/routeguard/internal/notice"
 	"github.com/routeguard/routeguard/internal/shard"
@@ -146,31 +142,10 @@ func (b *builder) mayProduceNodes(n *Node) bool {
 // mentions fluxcd or ../; a directory of more than maxShardScan files, or
 // one that cannot be read, counts as mentioning it.
 func mentionsFlux(root, dir string, max int64) bool {
-	cr, err := confine.Open(root)
-	if err != nil {
-		return true
-	}
-	defer cr.Close()
 	if max <= 0 {
 		max = manifest.DefaultMaxFileBytes
 	}
-	n, found := 0, false
-	err = cr.Walk(dir, confine.WalkOptions{}, func(p string, fi fs.FileInfo) error {
-		if found || n >= maxShardScan {
-			found = true
-			return confine.SkipDir
-		}
-		if fi.IsDir() || !fi.Mode().IsRegular() {
-			return nil
-		}
-		n++
-		data, err := cr.ReadFile(filepath.Join(dir, filepath.FromSlash(p)), max)
-		if err != nil || bytes.Contains(data, []byte("fluxcd")) || bytes.Contains(data, []byte("../")) {
-			found = true
-		}
-		return nil
-	})
-	return found || err != nil
+	return shard.Mentions(root, dir, shard.ScanOptions{MaxFiles: maxShardScan, MaxFileBytes: max, Unreadable: true}, "fluxcd", "../")
 }
 
 // CarriedBuild is one build of a node, in a form that can leave the
