@@ -97,7 +97,13 @@ type Diff struct {
 
 // Run compares paths (none: the working directory).
 func (a *Diff) Run(ctx context.Context, env Env, paths []string) (*routediff.Result, error) {
-	return a.compare(ctx, env, paths, routediff.Options{DefaultNamespace: a.Render.Namespace, ConfigFile: a.Analysis.ConfigFile,
+	return a.compare(ctx, env, paths, a.options(env))
+}
+
+// options are the comparison's options, each path taken through the
+// pipeline as analyze takes an app.
+func (a *Diff) options(env Env) routediff.Options {
+	return routediff.Options{DefaultNamespace: a.Render.Namespace, ConfigFile: a.Analysis.ConfigFile,
 		Analyze: func(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
 			out, err := a.app(ctx, env, path, root, analyze, trace)
 			if analyze { // not the first render at head, which only traces
@@ -108,7 +114,7 @@ func (a *Diff) Run(ctx context.Context, env Env, paths []string) (*routediff.Res
 				a.done(root, "app", relTo(root, path), status)
 			}
 			return out, err
-		}})
+		}}
 }
 
 // app takes one app of one revision through the pipeline as analyze does,

@@ -41,6 +41,9 @@ type ReportMerge struct {
 	MaxShardMiB int64
 	// Progress hears the merge's build (DiffOptions.Progress).
 	Progress DiffProgress
+	// AllHeadFindings: the review's reports want every finding of head
+	// (DiffOptions.AllHeadFindings; routeguard diff's shards).
+	AllHeadFindings bool
 	// Taken and Built (after Run, flux diff's shards): the Kustomizations
 	// and HelmReleases, over both revisions, taken from the shards and
 	// built by the merge (not carried with the inputs the tree gave them).
@@ -54,8 +57,11 @@ func (m *ReportMerge) Run(ctx context.Context, env Env, files []string) (*routed
 		return nil, err
 	}
 	first := shards[0].file
-	if first.Command == "flux diff" {
+	switch first.Command {
+	case "flux diff":
 		return m.runFlux(ctx, env, shards)
+	case "diff":
+		return m.runDiff(ctx, env, shards, m.AllHeadFindings)
 	}
 	o := first.Options
 	a := &ArgoCDDiff{}
@@ -154,7 +160,7 @@ type readShard struct {
 // the shard its identity falls in and in one shard only.
 func (m *ReportMerge) read(env Env, files []string) ([]readShard, error) {
 	if len(files) == 0 {
-		return nil, errors.New("name the shard files (argocd diff or flux diff --shard I/N --shard-out FILE) to merge")
+		return nil, errors.New("name the shard files (diff, argocd diff or flux diff --shard I/N --shard-out FILE) to merge")
 	}
 	limit := m.MaxShardMiB
 	if limit <= 0 {
@@ -276,7 +282,15 @@ func readShardFile(path string, limit int64) (*ShardFile, error) {
 	for _, id := range sf.Apps {
 		listed[id] = true
 	}
+	if sf.Command != "diff" && len(sf.Paths) > 0 {
+		return nil, fmt.Errorf("an %s shard carries no app paths", sf.Command)
+	}
 	switch sf.Command {
+	case "diff":
+		if err := checkDiffShard(&sf, spec); err != nil {
+			return nil, err
+		}
+		return &sf, nil
 	case "argocd diff":
 	case "flux diff":
 		if _, ok := flux.ParseStrictName(sf.Options.Strict); !ok {
@@ -301,7 +315,7 @@ func readShardFile(path string, limit int64) (*ShardFile, error) {
 		}
 		return &sf, nil
 	default:
-		return nil, fmt.Errorf("a shard of %q; report merge merges shards of \"argocd diff\" and \"flux diff\"", sf.Command)
+		return nil, fmt.Errorf("a shard of %q; report merge merges shards of \"diff\", \"argocd diff\" and \"flux diff\"", sf.Command)
 	}
 	if sf.Options.MaxFileMiB <= 0 {
 		return nil, errors.New("options.maxFileMiB must be positive")

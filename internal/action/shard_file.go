@@ -42,6 +42,25 @@ type ShardFile struct {
 	// Revisions are what the held Applications rendered: [0] base, [1]
 	// head.
 	Revisions [2]ShardRevision `json:"revisions"`
+	// Paths are what the held app paths became at both revisions
+	// (routeguard diff), in path order.
+	Paths []CarriedPath `json:"appPaths,omitempty"`
+}
+
+// Built counts what the shard built at each revision.
+func (f *ShardFile) Built() (base, head int) {
+	for _, p := range f.Paths {
+		base += btoi(p.Same || p.Base != nil)
+		head += btoi(p.Same || p.Head != nil)
+	}
+	return base + len(f.Revisions[0].Apps) + len(f.Revisions[0].Nodes), head + len(f.Revisions[1].Apps) + len(f.Revisions[1].Nodes)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ShardRevision is what one revision's held Applications rendered, in
@@ -75,6 +94,12 @@ type ShardOptions struct {
 	AllowNetwork       bool     `json:"allowNetwork,omitempty"`
 	FetchCharts        bool     `json:"fetchCharts,omitempty"`
 	GatewayAPIChannel  string   `json:"gatewayAPIChannel,omitempty"`
+	// Namespace, ConfigFile and AppFlags are routeguard diff's: the
+	// namespace of objects that name none, --config, and every render and
+	// analysis flag (JSON), which the shards must agree on.
+	Namespace  string `json:"namespace,omitempty"`
+	ConfigFile string `json:"configFile,omitempty"`
+	AppFlags   string `json:"appFlags,omitempty"`
 	Strict             string   `json:"strict,omitempty"`
 	Vars               []string `json:"vars,omitempty"`
 }

@@ -186,6 +186,7 @@ func (d *diffReport) exitCode(res *routediff.Result) int {
 func newDiffCommand(env *Env) *cobra.Command {
 	a := &action.Diff{}
 	var d diffReport
+	var sh shardFlags
 	cmd := &cobra.Command{
 		Use:   "diff [PATH...]",
 		Short: "Compare the traffic routing of two revisions of a repository (pull request review)",
@@ -203,12 +204,25 @@ A path for which all of them are the same at base is not rendered or
 analyzed again. Whole Flux trees and Argo CD repositories: 'routeguard flux
 diff' and 'routeguard argocd diff'.
 
+--shard I/N --shard-out FILE takes through the pipeline, at both
+revisions, only the paths of shard I of N (a stable hash of each path
+relative to the repository root: adding a path moves no other) and
+writes their outcomes to FILE; 'routeguard report merge' assembles the N
+files into the review without rendering anything, the same as without
+--shard (a CI matrix: docs/diff.md, "Shards").
+
 ` + diffLong,
-		Example: "  routeguard diff --base origin/main apps/shop\n  routeguard diff --base main --head feature -o markdown --fail-on-new error .",
+		Example: "  routeguard diff --base origin/main apps/shop\n  routeguard diff --base main --head feature -o markdown --fail-on-new error .\n  routeguard diff --base origin/main --shard 2/4 --shard-out shard-2.json apps/*",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if sh.spec != "" || sh.out != "" {
+				return sh.run(cmd, env, "app path(s)", func(spec shard.Spec) (*action.ShardFile, error) {
+					return a.RunShard(cmd.Context(), env.action(), spec, args)
+				})
+			}
 			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
 		},
 	}
+	sh.register(cmd, "app paths")
 	registerRender(cmd.Flags(), &a.Render)
 	registerAnalysis(cmd, &a.Analysis)
 	// The repository root is git's top level; the analysis threshold is

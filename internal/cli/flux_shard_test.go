@@ -26,16 +26,10 @@ var mergeNote = regexp.MustCompile(`(?m)^routeguard: report merge took (\d+) Kus
 // files, shuffled, and each one's held identities.
 func fluxShardRun(t *testing.T, dir string, n int, args []string, rng *rand.Rand) (files []string, held map[string][]string) {
 	t.Helper()
-	sub := filepath.Join(t.TempDir(), fmt.Sprintf("shards-%d", n))
-	if err := os.MkdirAll(sub, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	held = map[string][]string{}
-	for i := 1; i <= n; i++ {
-		f := filepath.Join(sub, fmt.Sprintf("shard-%d.json", i))
-		out, stderr, code := runIn(t, dir, append(append([]string{}, args...), "--shard", fmt.Sprintf("%d/%d", i, n), "--shard-out", f)...)
-		if code != ExitOK || !strings.Contains(out, "Kustomization(s), HelmRelease(s) and ResourceSet(s) built") {
-			t.Fatalf("shard %d/%d: exit %d\n%s%s", i, n, code, out, stderr)
+	files = runShards(t, dir, n, args, rng, func(f, out string) {
+		if !strings.Contains(out, "Kustomization(s), HelmRelease(s) and ResourceSet(s) built") {
+			t.Fatalf("a flux diff shard: %s", out)
 		}
 		var h struct{ Apps []string }
 		data, _ := os.ReadFile(f)
@@ -43,9 +37,7 @@ func fluxShardRun(t *testing.T, dir string, n int, args []string, rng *rand.Rand
 			t.Fatal(err)
 		}
 		held[f] = h.Apps
-		files = append(files, f)
-	}
-	rng.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	})
 	return files, held
 }
 
@@ -82,19 +74,7 @@ func TestFluxReportMergeEqualsUnsharded(t *testing.T) {
 				}
 				for _, format := range []string{"json", "text", "markdown"} {
 					name := fmt.Sprintf("%s → %s, --diff %s, %d shards, -o %s", from.What, to.What, review, n, format)
-					sarifFull := filepath.Join(t.TempDir(), "full.sarif")
-					sarifMerged := filepath.Join(t.TempDir(), "merged.sarif")
-					fullOut, fullErr, fullCode := runIn(t, dir, append(append([]string{}, args...), "-o", format, "--report", "sarif="+sarifFull)...)
-					if fullCode == ExitError {
-						t.Fatalf("%s: unsharded: %s", name, fullErr)
-					}
-					mergedOut, mergedErr, mergedCode := runIn(t, dir, append([]string{"report", "merge", "-o", format, "--report", "sarif=" + sarifMerged}, files...)...)
-					if mergedCode != fullCode {
-						t.Fatalf("%s: exit %d merged, %d unsharded\n%s", name, mergedCode, fullCode, mergedErr)
-					}
-					if mergedOut != fullOut {
-						t.Fatalf("%s: the merged review differs\n--- unsharded\n%s\n--- merged\n%s", name, fullOut, mergedOut)
-					}
+					fullErr, mergedErr := mergeMatches(t, dir, name, args, files, format, true)
 					m := mergeNote.FindStringSubmatch(mergedErr)
 					if m == nil {
 						t.Fatalf("%s: no merge note:\n%s", name, mergedErr)
@@ -105,11 +85,6 @@ func TestFluxReportMergeEqualsUnsharded(t *testing.T) {
 					}
 					if e := mergeNote.ReplaceAllString(mergedErr, ""); e != fullErr {
 						t.Errorf("%s: notices differ\n--- unsharded\n%s\n--- merged\n%s", name, fullErr, e)
-					}
-					a, _ := os.ReadFile(sarifFull)
-					b, _ := os.ReadFile(sarifMerged)
-					if len(a) == 0 || string(a) != string(b) {
-						t.Errorf("%s: SARIF differs (%d and %d bytes)", name, len(a), len(b))
 					}
 				}
 			}
@@ -290,37 +265,9 @@ func TestFluxReportMergeRefusesBadShards(t *testing.T) {
 	other, _ := fluxShardRun(t, dir, 2, []string{"flux", "diff", "--base", commits[1].Hash, "--head", commits[2].Hash, fluxrepo.ClusterDir}, rng)
 	threeOf, _ := fluxShardRun(t, dir, 3, args, rng)
 	strictOff, _ := fluxShardRun(t, dir, 2, append(append([]string{}, args...), "--strict=false"), rng)
-	index := func(fs []string) map[int]string {
-		out := map[int]string{}
-		for _, f := range fs {
-			var h struct{ Index int }
-			data, _ := os.ReadFile(f)
-			if err := json.Unmarshal(data, &h); err != nil {
-				t.Fatal(err)
-			}
-			out[h.Index] = f
-		}
-		return out
-	}
-	byIndex, otherOf, offOf := index(files), index(other), index(strictOff)
+	byIndex, otherOf, offOf := shardsByIndex(t, files), shardsByIndex(t, other), shardsByIndex(t, strictOff)
 	edit := func(name string, fn func(m, s2 map[string]any)) string {
-		var m, s2 map[string]any
-		for f, p := range map[string]*map[string]any{byIndex[1]: &m, byIndex[2]: &s2} {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(data, p); err != nil {
-				t.Fatal(err)
-			}
-		}
-		fn(m, s2)
-		out, _ := json.Marshal(m)
-		p := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(p, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return editShard(t, byIndex[1], byIndex[2], name, fn)
 	}
 	nodes := func(m map[string]any) map[string]any { return m["revisions"].([]any)[1].(map[string]any) }
 	dupNode := edit("dup.json", func(m, s2 map[string]any) { m["apps"] = append(m["apps"].([]any), s2["apps"].([]any)[0]) })

@@ -24,7 +24,7 @@ func newReportMergeCommand(env *Env) *cobra.Command {
 	var revs action.DiffOptions
 	cmd := &cobra.Command{
 		Use:   "merge SHARD...",
-		Short: "Join the shard files of 'argocd diff' or 'flux diff --shard I/N' into one review",
+		Short: "Join the shard files of 'diff', 'argocd diff' or 'flux diff --shard I/N' into one review",
 		Long: `Reads the shard files 'routeguard argocd diff --shard I/N --shard-out FILE'
 (or flux diff's) wrote (one per job of a CI matrix, in any order), checks they are the N
 shards of one review (format version, the same base and head revisions,
@@ -57,7 +57,7 @@ artifacts of another run (a fork could post any review content).`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := d.run(cmd, env, func() (*routediff.Result, error) {
-				a.Progress = revs.Progress
+				a.Progress, a.AllHeadFindings = revs.Progress, revs.AllHeadFindings
 				return a.Run(cmd.Context(), env.action(), args)
 			})
 			if a.Taken+a.Built > 0 {
@@ -113,8 +113,8 @@ func (s *shardFlags) run(cmd *cobra.Command, env *Env, what string, build func(s
 	if err := report.WriteFile(out, append(data, '\n')); err != nil {
 		return fail("--shard-out: %v", err)
 	}
-	count := func(r action.ShardRevision) int { return len(r.Apps) + len(r.Nodes) }
+	base, head := f.Built()
 	_, err = fmt.Fprintf(env.Stdout, "shard %s: %d %s built (%d at base, %d at head), %d of other shards left out; written to %s\n",
-		spec, len(f.Apps), what, count(f.Revisions[0]), count(f.Revisions[1]), len(f.LeftOut), s.out)
+		spec, len(f.Apps), what, base, head, len(f.LeftOut), s.out)
 	return err
 }

@@ -12,27 +12,72 @@ import (
 	"github.com/routeguard/routeguard/internal/synth/monorepo"
 )
 
-// shardRun builds the n shards of one argocd diff into dir/shards-<n>/
-// and returns their files, shuffled, and how many were empty.
-func shardRun(t *testing.T, dir string, n int, args []string, rng *rand.Rand) (files []string, empty int) {
+// runShards builds the n shards of one review (args) into a directory
+// of their own, calling each with the shard's file and its stdout, and
+// returns the files, shuffled.
+func runShards(t *testing.T, dir string, n int, args []string, rng *rand.Rand, each func(f, out string)) []string {
 	t.Helper()
 	sub := filepath.Join(t.TempDir(), fmt.Sprintf("shards-%d", n))
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	var files []string
 	for i := 1; i <= n; i++ {
 		f := filepath.Join(sub, fmt.Sprintf("shard-%d.json", i))
 		out, stderr, code := runIn(t, dir, append(append([]string{}, args...), "--shard", fmt.Sprintf("%d/%d", i, n), "--shard-out", f)...)
-		if code != ExitOK {
+		if code != ExitOK || !strings.Contains(out, " built (") {
 			t.Fatalf("shard %d/%d: exit %d\n%s%s", i, n, code, out, stderr)
 		}
-		if strings.Contains(out, ": 0 Application(s) built") {
-			empty++
-		}
+		each(f, out)
 		files = append(files, f)
 	}
 	rng.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	return files
+}
+
+// shardRun builds the n shards of one argocd diff and returns their
+// files, shuffled, and how many were empty.
+func shardRun(t *testing.T, dir string, n int, args []string, rng *rand.Rand) (files []string, empty int) {
+	t.Helper()
+	files = runShards(t, dir, n, args, rng, func(_, out string) {
+		if strings.Contains(out, ": 0 Application(s) built") {
+			empty++
+		}
+	})
 	return files, empty
+}
+
+// mergeMatches runs the unsharded review (args, -o format) and report
+// merge of files (-o format), with --report sarif=FILE at both when sarif
+// is set, and fails unless their exit codes, stdout and SARIF are the
+// same; it returns both stderrs for the caller to compare.
+func mergeMatches(t *testing.T, dir, name string, args, files []string, format string, sarif bool) (fullErr, mergedErr string) {
+	t.Helper()
+	sarifFull := filepath.Join(t.TempDir(), "full.sarif")
+	sarifMerged := filepath.Join(t.TempDir(), "merged.sarif")
+	full, merged := []string{"-o", format}, []string{"report", "merge", "-o", format}
+	if sarif {
+		full, merged = append(full, "--report", "sarif="+sarifFull), append(merged, "--report", "sarif="+sarifMerged)
+	}
+	fullOut, fullErr, fullCode := runIn(t, dir, append(append([]string{}, args...), full...)...)
+	if fullCode == ExitError {
+		t.Fatalf("%s: unsharded: %s", name, fullErr)
+	}
+	mergedOut, mergedErr, mergedCode := runIn(t, dir, append(merged, files...)...)
+	if mergedCode != fullCode {
+		t.Fatalf("%s: exit %d merged, %d unsharded\n%s", name, mergedCode, fullCode, mergedErr)
+	}
+	if mergedOut != fullOut {
+		t.Fatalf("%s: the merged review differs\n--- unsharded\n%s\n--- merged\n%s", name, fullOut, mergedOut)
+	}
+	if sarif {
+		a, _ := os.ReadFile(sarifFull)
+		b, _ := os.ReadFile(sarifMerged)
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s: SARIF differs (%d and %d bytes)", name, len(a), len(b))
+		}
+	}
+	return fullErr, mergedErr
 }
 
 // The merged review of N shards, named in shuffled order, is the review
@@ -63,26 +108,9 @@ func TestReportMergeEqualsUnsharded(t *testing.T) {
 				sawEmpty = sawEmpty || empty > 0
 				for _, format := range []string{"json", "text", "markdown"} {
 					name := fmt.Sprintf("%s → %s, --diff %s, %d shards, -o %s", from.What, to.What, review, n, format)
-					sarifFull := filepath.Join(t.TempDir(), "full.sarif")
-					sarifMerged := filepath.Join(t.TempDir(), "merged.sarif")
-					fullOut, fullErr, fullCode := runIn(t, dir, append(append([]string{}, shardArgs...), "-o", format, "--report", "sarif="+sarifFull)...)
-					if fullCode == ExitError {
-						t.Fatalf("%s: unsharded: %s", name, fullErr)
-					}
-					mergedOut, mergedErr, mergedCode := runIn(t, dir, append([]string{"report", "merge", "-o", format, "--report", "sarif=" + sarifMerged}, files...)...)
-					if mergedCode != fullCode {
-						t.Fatalf("%s: exit %d merged, %d unsharded\n%s", name, mergedCode, fullCode, mergedErr)
-					}
-					if mergedOut != fullOut {
-						t.Fatalf("%s: the merged review differs\n--- unsharded\n%s\n--- merged\n%s", name, fullOut, mergedOut)
-					}
+					fullErr, mergedErr := mergeMatches(t, dir, name, shardArgs, files, format, true)
 					if mergedErr != fullErr {
 						t.Errorf("%s: notices differ\n--- unsharded\n%s\n--- merged\n%s", name, fullErr, mergedErr)
-					}
-					a, _ := os.ReadFile(sarifFull)
-					b, _ := os.ReadFile(sarifMerged)
-					if len(a) == 0 || string(a) != string(b) {
-						t.Errorf("%s: SARIF differs (%d and %d bytes)", name, len(a), len(b))
 					}
 				}
 			}
@@ -93,6 +121,44 @@ func TestReportMergeEqualsUnsharded(t *testing.T) {
 	}
 }
 
+// shardsByIndex maps each shard file's index to it.
+func shardsByIndex(t *testing.T, files []string) map[int]string {
+	t.Helper()
+	out := map[int]string{}
+	for _, f := range files {
+		var h struct{ Index int }
+		data, _ := os.ReadFile(f)
+		if err := json.Unmarshal(data, &h); err != nil {
+			t.Fatal(err)
+		}
+		out[h.Index] = f
+	}
+	return out
+}
+
+// editShard writes to a new file named name the shard file first as fn
+// leaves it, given it and the shard file second, decoded.
+func editShard(t *testing.T, first, second, name string, fn func(m, s2 map[string]any)) string {
+	t.Helper()
+	var m, s2 map[string]any
+	for f, p := range map[string]*map[string]any{first: &m, second: &s2} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fn(m, s2)
+	out, _ := json.Marshal(m)
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // A shard file that is not one of the review is refused, naming it.
 func TestReportMergeRefusesBadShards(t *testing.T) {
 	dir, commits := affectedHistory(t, 2, 323)
@@ -101,60 +167,25 @@ func TestReportMergeRefusesBadShards(t *testing.T) {
 	files, _ := shardRun(t, dir, 2, args, rng)
 	other, _ := shardRun(t, dir, 2, append([]string{"argocd", "diff", "--repo-url", monorepo.RepoURL, "--base", commits[1].Hash, "--head", commits[2].Hash}, "argocd/root.yaml"), rng)
 	threeOf, _ := shardRun(t, dir, 3, args, rng)
-	byIndex := map[int]string{}
-	for _, f := range files {
-		var h struct{ Index int }
-		data, _ := os.ReadFile(f)
-		if err := json.Unmarshal(data, &h); err != nil {
-			t.Fatal(err)
-		}
-		byIndex[h.Index] = f
-	}
-	edit := func(name string, fn func(m map[string]any)) string {
-		data, err := os.ReadFile(byIndex[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		fn(m)
-		out, _ := json.Marshal(m)
-		p := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(p, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+	byIndex, otherOf := shardsByIndex(t, files), shardsByIndex(t, other)
+	edit := func(name string, fn func(m, s2 map[string]any)) string {
+		return editShard(t, byIndex[1], byIndex[2], name, fn)
 	}
 	big := filepath.Join(t.TempDir(), "big.json")
 	if err := os.WriteFile(big, []byte(`{"format":"routeguard-review-shard","version":1,"pad":"`+strings.Repeat("x", 2<<20)+`"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	otherOf := map[int]string{}
-	for _, f := range other {
-		var h struct{ Index int }
-		data, _ := os.ReadFile(f)
-		_ = json.Unmarshal(data, &h)
-		otherOf[h.Index] = f
-	}
-	wrongVersion := edit("v2.json", func(m map[string]any) { m["version"] = 2 })
+	wrongVersion := edit("v2.json", func(m, _ map[string]any) { m["version"] = 2 })
 	// An app of shard 2 put into shard 1's file as well.
-	dupApp := edit("dup.json", func(m map[string]any) {
-		data, _ := os.ReadFile(byIndex[2])
-		var s2 map[string]any
-		_ = json.Unmarshal(data, &s2)
+	dupApp := edit("dup.json", func(m, s2 map[string]any) {
 		m["apps"] = append(m["apps"].([]any), s2["apps"].([]any)[0])
 	})
-	notMine := edit("notmine.json", func(m map[string]any) {
-		data, _ := os.ReadFile(byIndex[2])
-		var s2 map[string]any
-		_ = json.Unmarshal(data, &s2)
+	notMine := edit("notmine.json", func(m, s2 map[string]any) {
 		head := m["revisions"].([]any)[1].(map[string]any)
 		h2 := s2["revisions"].([]any)[1].(map[string]any)
 		head["apps"] = append(head["apps"].([]any), h2["apps"].([]any)[0])
 	})
-	badValue := edit("badvalue.json", func(m map[string]any) {
+	badValue := edit("badvalue.json", func(m, _ map[string]any) {
 		head := m["revisions"].([]any)[1].(map[string]any)
 		for _, a := range head["apps"].([]any) {
 			if objs, ok := a.(map[string]any)["objects"].([]any); ok {

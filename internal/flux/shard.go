@@ -170,7 +170,7 @@ type CarriedBuild struct {
 	Unrendered     []analysis.UnrenderedScope `json:"unrendered,omitempty"`
 	Partial        []string                   `json:"partial,omitempty"`
 	RoutingFiles   []string                   `json:"routingFiles,omitempty"`
-	Findings       []CarriedFinding           `json:"findings,omitempty"`
+	Findings       []analysis.CarriedFinding           `json:"findings,omitempty"`
 	Notices        []notice.Notice            `json:"notices,omitempty"`
 	ClusterSources []CarriedClusterSource     `json:"clusterSources,omitempty"`
 	MutatedBy      string                     `json:"mutatedBy,omitempty"`
@@ -180,18 +180,6 @@ type CarriedBuild struct {
 // ID is the build's node's shard identity.
 func (c CarriedBuild) ID() shard.ID {
 	return shard.ID{Kind: c.Kind, Namespace: c.Namespace, Name: c.Name}
-}
-
-// CarriedFinding is an analysis.Finding (Args with their Go types).
-type CarriedFinding struct {
-	Code     string             `json:"code"`
-	Severity int                `json:"severity,omitempty"`
-	Message  string             `json:"message"`
-	Object   analysis.ObjectRef `json:"object"`
-	Source   manifest.Source    `json:"source"`
-	Analyzer string             `json:"analyzer,omitempty"`
-	App      string             `json:"app,omitempty"`
-	Args     any                `json:"args,omitempty"` // TypedValue
 }
 
 // CarriedClusterSource is a clusterSource.
@@ -259,14 +247,9 @@ func carryNode(n *Node, root string) (CarriedBuild, error) {
 		c.Unrendered = append(c.Unrendered, u)
 	}
 	for _, f := range n.findings {
-		cf := CarriedFinding{Code: f.Code, Severity: int(f.Severity), Message: t(f.Message), Object: f.Object, Source: f.Source, Analyzer: f.Analyzer, App: f.App}
-		cf.Source.File = t(cf.Source.File)
-		if f.Args != nil {
-			args, err := manifest.TypedValue(f.Args)
-			if err != nil {
-				return c, fmt.Errorf("%s: finding %s: %w", n, f.Code, err)
-			}
-			cf.Args = args
+		cf, err := f.Carry(root)
+		if err != nil {
+			return c, fmt.Errorf("%s: %w", n, err)
 		}
 		c.Findings = append(c.Findings, cf)
 	}
@@ -308,18 +291,9 @@ func (c CarriedBuild) node(root string) (*Node, error) {
 		h.Unrendered = append(h.Unrendered, x)
 	}
 	for _, cf := range c.Findings {
-		f := analysis.Finding{Code: cf.Code, Severity: analysis.Severity(cf.Severity), Message: u(cf.Message), Object: cf.Object, Source: cf.Source, Analyzer: cf.Analyzer, App: cf.App}
-		f.Source.File = u(f.Source.File)
-		if cf.Args != nil {
-			v, err := manifest.UntypedValue(cf.Args)
-			if err != nil {
-				return nil, fmt.Errorf("%s: finding %s: %w", c.ID(), cf.Code, err)
-			}
-			args, ok := v.([]any)
-			if !ok {
-				return nil, fmt.Errorf("%s: finding %s: args are not a list", c.ID(), cf.Code)
-			}
-			f.Args = args
+		f, err := cf.Finding(root)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.ID(), err)
 		}
 		h.findings = append(h.findings, f)
 	}

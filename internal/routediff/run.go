@@ -71,6 +71,10 @@ type Options struct {
 	// Pair, when set instead of Analyze and Build, builds both revisions
 	// at once (apps.go): what the change cannot affect is built once.
 	Pair PairFunc
+	// Sides, when set instead of the others, gives what each path became
+	// at both revisions, already analyzed (a merge of routeguard diff's
+	// shards, paths.go).
+	Sides SidesFunc
 	// CodeOwners is the syntax of the head revision's CODEOWNERS file
 	// ("" the host its location and sections say; shared.go).
 	CodeOwners codeowners.Syntax
@@ -166,8 +170,8 @@ func (r *Result) RoutingChanged() bool { return !r.Routing.Empty() }
 
 // Compare compares the two revisions.
 func Compare(ctx context.Context, opts Options) (*Result, error) {
-	if n := btoi(opts.Analyze != nil) + btoi(opts.Build != nil) + btoi(opts.Pair != nil); n != 1 {
-		return nil, errors.New("routediff: want one of Analyze, Build and Pair")
+	if n := btoi(opts.Analyze != nil) + btoi(opts.Build != nil) + btoi(opts.Pair != nil) + btoi(opts.Sides != nil); n != 1 {
+		return nil, errors.New("routediff: want one of Analyze, Build, Pair and Sides")
 	}
 	switch opts.Review {
 	case "":
@@ -188,6 +192,11 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var baseOut, headOut map[string]*pipeline.Outcome
 	switch {
+	case opts.Sides != nil:
+		var ps []PathSides
+		if ps, err = opts.Sides(rels, baseRoot, headRoot); err == nil {
+			baseOut, headOut, res.Reused = Assemble(ps, opts.AllHeadFindings)
+		}
 	case opts.Pair != nil:
 		baseOut, headOut, res.Apps, err = buildPair(ctx, opts, rels, baseRoot, headRoot)
 	case opts.Build != nil:
@@ -307,44 +316,12 @@ func btoi(b bool) int {
 // analyzeBoth takes each path of both revisions through the pipeline,
 // analyzing at both only the paths the change may affect (reuse.go).
 func analyzeBoth(ctx context.Context, opts Options, rels []string, baseRoot, headRoot string) (baseOut, headOut map[string]*pipeline.Outcome, reused int, err error) {
-	first := renderHead(ctx, opts, headRoot, rels)
-	c, err := confine.NewComparer(baseRoot, headRoot)
+	ps, err := analyzePaths(ctx, opts, rels, baseRoot, headRoot, opts.AllHeadFindings)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	defer c.Close()
-	reuse := make([]bool, len(rels))
-	eachIndex(len(rels), func(i int) { reuse[i] = reusable(first[rels[i]], c, baseRoot, rels[i]) })
-	same := map[string]bool{}
-	for i, rel := range rels {
-		same[rel] = reuse[i]
-	}
-	baseOut, err = side(ctx, opts, baseRoot, rels, same)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	headSkip := same
-	if opts.AllHeadFindings {
-		// Paths the same at both revisions are analyzed once, at head,
-		// and stand for base too.
-		headSkip = nil
-	}
-	headOut, err = side(ctx, opts, headRoot, rels, headSkip)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	var once []string
-	for _, rel := range rels {
-		if same[rel] {
-			once = append(once, rel)
-			if opts.AllHeadFindings {
-				baseOut[rel] = headOut[rel]
-				continue
-			}
-			baseOut[rel], headOut[rel] = first[rel].out, first[rel].out
-		}
-	}
-	return baseOut, headOut, len(once), nil
+	baseOut, headOut, reused = Assemble(ps, opts.AllHeadFindings)
+	return baseOut, headOut, reused, nil
 }
 
 // buildBoth builds each revision in full with opts.Build; the outcome of
