@@ -26,10 +26,10 @@ func newReportMergeCommand(env *Env) *cobra.Command {
 		Use:   "merge SHARD...",
 		Short: "Join the shard files of 'diff', 'argocd diff' or 'flux diff --shard I/N' into one review",
 		Long: `Reads the shard files 'routeguard argocd diff --shard I/N --shard-out FILE'
-(or flux diff's) wrote (one per job of a CI matrix, in any order), checks they are the N
+(or flux diff's, or routeguard diff's) wrote (one per job of a CI matrix, in any order), checks they are the N
 shards of one review (format version, the same base and head revisions,
 options and N, every shard 1..N once, each Application in the shard its
-identity falls in and in one shard only; each file at most
+identity falls in and in one shard only (an app path likewise); each file at most
 --max-shard-size MiB), and prints the review: the Applications are found
 and adopted again at both revisions with the renders the shards carry
 (nothing is rendered), then each revision's cluster is analyzed and the
@@ -43,6 +43,11 @@ the same object and the same cluster inputs (its sources, substituteFrom
 and valuesFrom), and built here otherwise (a shard left out what it
 reads; stderr counts them), then analyzed and compared as flux diff
 does: the same review as flux diff without --shard, byte for byte.
+
+routeguard diff's shards: each app path was rendered and analyzed by
+its shard, so both revisions are assembled from the outcomes the shards
+carry (nothing is rendered or analyzed here) and compared once: the same
+review as routeguard diff without --shard, byte for byte.
 
 Run it in a checkout of the repository the shards reviewed (the base is
 read from git, the head too when the shards named one; else the work

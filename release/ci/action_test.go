@@ -330,7 +330,7 @@ func TestActionRefusesBadInput(t *testing.T) {
 		{name: "checksum mismatch", tamper: true, step: "install", log: "but the release's checksums.txt says"},
 		{name: "not a version", inputs: map[string]string{"version": "latest; rm -rf /"}, step: "install", log: "input version must name a release such as v0.1.0"},
 		{name: "no such release", inputs: map[string]string{"version": "v9.9.9"}, step: "install", log: "is v9.9.9 a routeguard release?"},
-		{name: "unknown command", inputs: map[string]string{"command": "render"}, step: "run", log: "input command must be analyze, flux-build, diff, flux-diff or argocd-diff, got 'render'"},
+		{name: "unknown command", inputs: map[string]string{"command": "render"}, step: "run", log: "input command must be analyze, flux-build, diff, flux-diff, argocd-diff or merge, got 'render'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -382,6 +382,74 @@ func TestActionDiff(t *testing.T) {
 			}
 			if !r.ran["comment"] || !strings.Contains(r.log, "not a pull request") {
 				t.Errorf("comment step ran=%v:\n%s", r.ran["comment"], r.log)
+			}
+		})
+	}
+}
+
+// TestActionShardsAndMerge runs the action as a matrix would: two jobs
+// with shard 1/2 and 2/2 of a diff, each writing its shard file (output
+// shard-file, no comment), then one job with command merge over the
+// directory they were downloaded to: its comment is the one an unsharded
+// diff job writes, byte for byte.
+func TestActionShardsAndMerge(t *testing.T) {
+	url := serveRelease(t, false)
+	for _, command := range []string{"diff", "argocd-diff"} {
+		t.Run(command, func(t *testing.T) {
+			paths := "examples/apps/routing/gateways examples/apps/routing/istio examples/apps/routing/ingresses"
+			if command == "argocd-diff" {
+				paths = "examples/argocd/root-app.yaml"
+			}
+			in := map[string]string{"version": "v" + releaseVersion, "download-url": url, "command": command, "base": "HEAD", "paths": paths, "charts": "offline"}
+			full := runAction(t, in)
+			want, err := os.ReadFile(full.outputs["run"]["comment-file"])
+			if err != nil || full.failed != "" {
+				t.Fatalf("unsharded: %v, failed step %q:\n%s", err, full.failed, full.log)
+			}
+			artifacts := t.TempDir()
+			for i := 1; i <= 2; i++ {
+				in["shard"] = fmt.Sprintf("%d/2", i)
+				r := runAction(t, in)
+				f := r.outputs["run"]["shard-file"]
+				if r.failed != "" || f == "" || r.outputs["run"]["comment-file"] != "" || r.ran["comment"] {
+					t.Fatalf("shard %d/2: failed step %q, shard-file %q, comment-file %q, comment step ran %v:\n%s",
+						i, r.failed, f, r.outputs["run"]["comment-file"], r.ran["comment"], r.log)
+				}
+				if !strings.Contains(r.log, "--shard "+in["shard"]+" --shard-out") || !strings.Contains(r.summary, "(shard "+in["shard"]+")") || !strings.Contains(r.summary, " built (") {
+					t.Errorf("shard %d/2: the log or the summary does not show the shard:\n%s\n--- summary\n%s", i, r.log, r.summary)
+				}
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(artifacts, fmt.Sprintf("shard-%d.json", i)), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := runAction(t, map[string]string{"version": "v" + releaseVersion, "download-url": url, "command": "merge", "paths": artifacts})
+			got, err := os.ReadFile(m.outputs["run"]["comment-file"])
+			if err != nil || m.failed != "" || m.outputs["run"]["exit-code"] != full.outputs["run"]["exit-code"] {
+				t.Fatalf("merge: %v, failed step %q, exit-code %q (unsharded %q):\n%s", err, m.failed, m.outputs["run"]["exit-code"], full.outputs["run"]["exit-code"], m.log)
+			}
+			if string(got) != string(want) {
+				t.Errorf("the merged comment differs\n--- unsharded\n%s\n--- merged\n%s", want, got)
+			}
+			if !strings.Contains(m.log, "routeguard report merge --fail-on-new error -o markdown "+filepath.Join(artifacts, "shard-1.json")) || !m.ran["comment"] {
+				t.Errorf("merge: the log does not show the merge of both files, or the comment step did not run:\n%s", m.log)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, command, shard, paths, log string }{
+		{"shard zero", "diff", "0/2", ".", "input shard must be I/N (such as 2/4), got '0/2'"},
+		{"shard past N", "diff", "3/2", ".", "input shard must be I/N with 1 <= I <= N, got '3/2'"},
+		{"shard not numbers", "diff", "1/2; id", ".", "input shard must be I/N (such as 2/4), got '1/2; id'"},
+		{"shard of analyze", "analyze", "1/2", ".", "input shard is for the diff, flux-diff and argocd-diff commands, not analyze"},
+		{"merge of nothing", "merge", "", t.TempDir(), "command merge: no shard file (*.json) in "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runAction(t, map[string]string{"version": "v" + releaseVersion, "download-url": url, "command": tc.command, "shard": tc.shard, "paths": tc.paths, "base": "HEAD"})
+			if r.failed != "run" || !strings.Contains(r.log, tc.log) {
+				t.Errorf("failed step %q, want run with %q in the log:\n%s", r.failed, tc.log, r.log)
 			}
 		})
 	}

@@ -145,7 +145,7 @@ func TestGitLabTemplateInputs(t *testing.T) {
 		want   string
 	}{
 		{map[string]string{}, "input version is required"},
-		{map[string]string{"version": "v1.0.0", "command": "render"}, "command: render is not one of analyze, flux-build, diff, flux-diff, argocd-diff"},
+		{map[string]string{"version": "v1.0.0", "command": "render"}, "command: render is not one of analyze, flux-build, diff, flux-diff, argocd-diff, merge"},
 		{map[string]string{"version": "v1.0.0", "comand": "analyze"}, "unknown input comand"},
 	} {
 		if _, err := tp.interpolate(tt.inputs); err == nil || err.Error() != tt.want {
@@ -178,6 +178,10 @@ type gitlabOptions struct {
 	// prepare adds to the project (the merge request's files) before the
 	// job runs.
 	prepare func(project string)
+	// project, when set, is the project directory to run in as it is
+	// (the jobs of one pipeline); commit and the copy of the examples are
+	// then the caller's.
+	project string
 }
 
 func gitlabRunWith(t *testing.T, o gitlabOptions) (project string, code int, log string) {
@@ -197,14 +201,17 @@ func gitlabRunWith(t *testing.T, o gitlabOptions) (project string, code int, log
 	if job.Artifacts.When != "always" || job.Artifacts.Reports["codequality"] != glCodeQuality || job.Artifacts.Reports["junit"] != glJUnit {
 		t.Errorf("artifacts = %+v: the reports must be kept when the job fails", job.Artifacts)
 	}
-	project = t.TempDir()
-	if err := os.CopyFS(filepath.Join(project, "examples"), os.DirFS(filepath.Join(root, "examples"))); err != nil {
-		t.Fatal(err)
-	}
-	gitIn(t, project, "init", "-q")
-	if o.commit {
-		gitIn(t, project, "add", "-A")
-		gitIn(t, project, "commit", "-q", "-m", "base")
+	project = o.project
+	if project == "" {
+		project = t.TempDir()
+		if err := os.CopyFS(filepath.Join(project, "examples"), os.DirFS(filepath.Join(root, "examples"))); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, project, "init", "-q")
+		if o.commit {
+			gitIn(t, project, "add", "-A")
+			gitIn(t, project, "commit", "-q", "-m", "base")
+		}
 	}
 	if o.prepare != nil {
 		o.prepare(project)

@@ -50,7 +50,7 @@ func lint(t *testing.T, name string, content []byte) {
 
 // TestWorkflows lints the repository's release workflow and the CI example.
 func TestWorkflows(t *testing.T) {
-	for _, f := range []string{".github/workflows/release.yml", "examples/flux/ci/github-workflow.yml", "examples/ci/github-sharded-review.yml", "examples/flux/ci/github-sharded-review.yml"} {
+	for _, f := range []string{".github/workflows/release.yml", "examples/flux/ci/github-workflow.yml", "examples/ci/github-sharded-review.yml", "examples/flux/ci/github-sharded-review.yml", "examples/ci/github-action-sharded-review.yml"} {
 		t.Run(f, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(root, f))
 			if err != nil {
