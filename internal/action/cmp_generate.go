@@ -132,6 +132,9 @@ func readCMP(env Env) (cmpApp, error) {
 		return app, err
 	}
 	req := b.Request(app.settings, cwd)
+	// Argo CD applies what generate prints: a chart's random functions
+	// are Helm's own, never a value anyone could compute.
+	req.Render.Helm.UnpredictableRandom = true
 	app.req = &req
 	app.analysis = &pipeline.Analysis{FailOn: req.FailOn, Plugins: host, Cluster: cluster, DefaultNamespace: req.Render.Helm.Namespace}
 	return app, nil

@@ -30,6 +30,9 @@ func (a *Render) Run(ctx context.Context, env Env, path string) (*RenderResult, 
 	if err != nil {
 		return nil, err
 	}
+	// What render prints may be applied: a chart's random functions are
+	// Helm's own, never a value anyone could compute.
+	opts.Helm.UnpredictableRandom = true
 	res, err := render.Render(ctx, opts)
 	if err != nil {
 		return nil, err

@@ -98,7 +98,7 @@ func renderChart(ctx context.Context, r *root, chartDir string, ch chart.Charter
 	if err != nil {
 		return nil, err
 	}
-	install, err := clientOnlyInstall(h.Release, h.Namespace, h.KubeVersion, h.APIVersions, h.IncludeCRDs, nil, r.maxFileBytes())
+	install, err := clientOnlyInstall(h.Release, h.Namespace, h.KubeVersion, h.APIVersions, h.IncludeCRDs, nil, r.maxFileBytes(), randomOf(h))
 	if err != nil {
 		return nil, err
 	}
@@ -242,13 +242,22 @@ func renderHelm(ctx context.Context, r *root, chartDir string, opts Options) (*m
 	return set, missing, err
 }
 
+// randomOf is where h's random functions draw from
+// (HelmOptions.UnpredictableRandom).
+func randomOf(h HelmOptions) templatelimit.Random {
+	if h.UnpredictableRandom {
+		return templatelimit.Unpredictable
+	}
+	return templatelimit.Seeded
+}
+
 // clientOnlyInstall is Helm's install action set up as `helm template` sets
 // it up: client-only dry run, no cluster, no release-name check. Template
 // functions that could make more than maxOutput bytes at once are bounded
 // (internal/templatelimit).
-func clientOnlyInstall(release, namespace, kubeVersion string, apiVersions []string, includeCRDs bool, pr postrenderer.PostRenderer, maxOutput int64) (*action.Install, error) {
+func clientOnlyInstall(release, namespace, kubeVersion string, apiVersions []string, includeCRDs bool, pr postrenderer.PostRenderer, maxOutput int64, random templatelimit.Random) (*action.Install, error) {
 	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
-	cfg.CustomTemplateFuncs = templatelimit.Funcs(maxOutput)
+	cfg.CustomTemplateFuncs = templatelimit.Funcs(maxOutput, random)
 	install := action.NewInstall(cfg)
 	install.DryRunStrategy = action.DryRunClient
 	install.Replace = true

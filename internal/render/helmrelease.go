@@ -20,6 +20,7 @@ import (
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/manifest"
+	"github.com/routeguard/routeguard/internal/templatelimit"
 )
 
 // ReleaseOptions describe a Helm release rendered by a controller that
@@ -140,7 +141,9 @@ func renderRelease(ctx context.Context, repoRoot, chartDir string, o ReleaseOpti
 	if vals == nil {
 		vals = map[string]any{}
 	}
-	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, !o.SkipCRDs, o.PostRenderer, r.maxFileBytes())
+	// What Flux's helm-controller would install is reviewed and analyzed,
+	// never applied from here: the random functions are seeded.
+	install, err := clientOnlyInstall(o.Name, o.Namespace, o.KubeVersion, nil, !o.SkipCRDs, o.PostRenderer, r.maxFileBytes(), templatelimit.Seeded)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,8 @@ type helmShimConfig struct {
 	Root         string `json:"root"`
 	AllowNetwork bool   `json:"allowNetwork"`
 	MaxFileBytes int64  `json:"maxFileBytes"`
+	// UnpredictableRandom is the parent's HelmOptions.UnpredictableRandom.
+	UnpredictableRandom bool `json:"unpredictableRandom,omitempty"`
 	// Guard carries the parent's limits (internal/guard), which the shim
 	// enforces on itself: a chart that amplifies stops with routeguard's
 	// message, and nothing outlives the parent's deadline.
@@ -192,7 +194,7 @@ func helmShim(ctx context.Context, cfg helmShimConfig, args []string, getenv fun
 func helmShimTemplate(ctx context.Context, cfg helmShimConfig, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("template", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var h HelmOptions
+	h := HelmOptions{UnpredictableRandom: cfg.UnpredictableRandom}
 	var debug, devel, generateName bool
 	var nameTemplate string
 	fs.StringVar(&h.Namespace, "namespace", "", "")

@@ -74,7 +74,7 @@ func renderKustomize(ctx context.Context, r *root, appDir string, opts Options) 
 	if err != nil {
 		return nil, leftOut{}, err
 	}
-	command, cleanup, err := newHelmShim(self, helmShimConfig{Root: r.dir, AllowNetwork: opts.AllowNetwork, MaxFileBytes: opts.maxFileBytes(), Guard: shimGuard()})
+	command, cleanup, err := newHelmShim(self, helmShimConfig{Root: r.dir, AllowNetwork: opts.AllowNetwork, MaxFileBytes: opts.maxFileBytes(), UnpredictableRandom: opts.Helm.UnpredictableRandom, Guard: shimGuard()})
 	if err != nil {
 		return nil, leftOut{}, err
 	}

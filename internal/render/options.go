@@ -102,6 +102,14 @@ type HelmOptions struct {
 	// rendered is not the whole release, so it must never be output where
 	// it is applied (cmp generate).
 	SkipMissingDependencies bool
+	// UnpredictableRandom makes the chart's random functions (randAlphaNum,
+	// uuidv4, ...) Helm's own, drawing from the operating system's random
+	// source: for output that is applied (cmp generate, render), where a
+	// generated password must not be a value anyone can compute. Without
+	// it they draw from a stream seeded the same for every render
+	// (templatelimit), so that a review or an analysis gives the same
+	// bytes every time and at both revisions.
+	UnpredictableRandom bool
 }
 
 // KustomizeOptions adjust a Kustomize build.

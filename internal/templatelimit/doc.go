@@ -10,7 +10,9 @@
 // their result first and refuse it, with an error naming the function,
 // past the limit of one template's output (--max-file-size). Below the
 // limit they call Sprig's own function, so results are byte for byte
-// Sprig's. Writer bounds what a template execution writes. What grows
+// Sprig's, but for the random ones, which draw from a stream seeded the
+// same for every render so that a chart renders the same twice
+// (random.go). Writer bounds what a template execution writes. What grows
 // step by step (a range loop appending text, nested includes) is bounded
 // by the memory watchdog (internal/guard), which stops the run with a
 // message naming what was rendered.

@@ -20,9 +20,9 @@ var sprigFuncs = sprig.TxtFuncMap()
 // Bounded names the functions Funcs replaces.
 var Bounded = []string{
 	"cat", "indent", "join", "nindent", "print", "printf", "println", "quote",
-	"randAlpha", "randAlphaNum", "randAscii", "randBytes", "randNumeric",
-	"repeat", "replace", "seq", "split", "splitList", "splitn", "squote",
-	"until", "untilStep",
+	"randAlpha", "randAlphaNum", "randAscii", "randBytes", "randInt", "randNumeric",
+	"repeat", "replace", "seq", "shuffle", "split", "splitList", "splitn", "squote",
+	"until", "untilStep", "uuidv4",
 }
 
 // TooLargeError is a template function's result refused for its size.
@@ -51,13 +51,15 @@ func human(n int64) string {
 }
 
 // Funcs returns the bounded replacements of the functions named in
-// Bounded, for a template whose output may hold at most max bytes. Lay
+// Bounded, for a template whose output may hold at most max bytes, the
+// random ones drawing from a stream of their own seeded the same for
+// every call of Funcs (random.go): call it once per render. Lay
 // them over the function map (Helm's CustomTemplateFuncs, or after Sprig's
 // map for an ApplicationSet); builtins print, printf and println are
 // replaced too (text/template lets a function map override them).
-func Funcs(max int64) template.FuncMap {
-	b := bounds{max: max}
-	return template.FuncMap{
+func Funcs(max int64, random Random) template.FuncMap {
+	b, s := bounds{max: max}, newStream()
+	fm := template.FuncMap{
 		"repeat":       b.repeat,
 		"indent":       b.indent,
 		"nindent":      b.nindent,
@@ -69,11 +71,14 @@ func Funcs(max int64) template.FuncMap {
 		"print":        b.print,
 		"println":      b.println,
 		"printf":       b.printf,
-		"randAlpha":    b.random("randAlpha"),
-		"randAlphaNum": b.random("randAlphaNum"),
-		"randAscii":    b.random("randAscii"),
-		"randNumeric":  b.random("randNumeric"),
-		"randBytes":    b.randBytes,
+		"randAlpha":    b.random(s, "randAlpha"),
+		"randAlphaNum": b.random(s, "randAlphaNum"),
+		"randAscii":    b.random(s, "randAscii"),
+		"randNumeric":  b.random(s, "randNumeric"),
+		"randBytes":    b.randBytes(s),
+		"randInt":      s.randInt,
+		"uuidv4":       s.uuidv4,
+		"shuffle":      s.shuffle,
 		"until":        b.until,
 		"untilStep":    b.untilStep,
 		"seq":          b.seq,
@@ -81,6 +86,13 @@ func Funcs(max int64) template.FuncMap {
 		"split":        b.split,
 		"splitn":       b.splitn,
 	}
+	if random == Unpredictable {
+		for _, name := range []string{"randAlpha", "randAlphaNum", "randAscii", "randNumeric"} {
+			fm[name] = b.sprigRandom(name)
+		}
+		fm["randBytes"], fm["randInt"], fm["uuidv4"], fm["shuffle"] = b.sprigRandBytes, sprigFuncs["randInt"], sprigFuncs["uuidv4"], sprigFuncs["shuffle"]
+	}
+	return fm
 }
 
 type bounds struct{ max int64 }
@@ -235,26 +247,6 @@ func (b bounds) printf(format string, args ...any) (string, error) {
 
 // random bounds Sprig's random strings: count runes of up to 4 bytes
 // while they are made.
-func (b bounds) random(name string) func(int) (string, error) {
-	fn := sprigFuncs[name].(func(int) string)
-	return func(count int) (string, error) {
-		if err := b.check(name, mul(int64(max(count, 0)), 4)); err != nil {
-			return "", err
-		}
-		return fn(count), nil
-	}
-}
-
-func (b bounds) randBytes(count int) (string, error) {
-	if count < 0 {
-		return "", negative("randBytes", count)
-	}
-	if err := b.check("randBytes", mul(int64(count), 2)); err != nil {
-		return "", err
-	}
-	return sprigFuncs["randBytes"].(func(int) (string, error))(count)
-}
-
 // steps is the length of Sprig's untilStep(start, stop, step).
 func steps(start, stop, step int) int64 {
 	switch {

@@ -8,7 +8,7 @@ import (
 	"text/template"
 )
 
-// render executes src with Sprig's functions and Funcs(max) laid over
+// render executes src with Sprig's functions and Funcs(max, Seeded) laid over
 // them, as Helm and the ApplicationSet templating do.
 func render(t *testing.T, max int64, src string, data any) (string, error) {
 	t.Helper()
@@ -16,7 +16,7 @@ func render(t *testing.T, max int64, src string, data any) (string, error) {
 	for k, v := range sprigFuncs {
 		fm[k] = v
 	}
-	for k, v := range Funcs(max) {
+	for k, v := range Funcs(max, Seeded) {
 		fm[k] = v
 	}
 	tpl, err := template.New("t.yaml").Funcs(fm).Parse(src)
@@ -123,7 +123,7 @@ func sprigOnly(t *testing.T, src string) string {
 // Every bounded function replaces a Sprig function (or a builtin) of the
 // same signature shape, so that templates keep calling it the same way.
 func TestFuncsReplaceSprig(t *testing.T) {
-	fm := Funcs(1 << 20)
+	fm := Funcs(1 << 20, Seeded)
 	if len(fm) != len(Bounded) {
 		t.Fatalf("Funcs has %d functions, Bounded names %d", len(fm), len(Bounded))
 	}

@@ -17,7 +17,7 @@ func FuzzFuncs(f *testing.F) {
 	f.Add(uint8(9), "%*s%[1]q", "a", int64(1000000), int64(5), int64(7))
 	f.Add(uint8(14), "\n", "y\ny", int64(-9223372036854775808), int64(9223372036854775807), int64(1))
 	const max = 64 << 10
-	fm := Funcs(max)
+	fm := Funcs(max, Seeded)
 	f.Fuzz(func(t *testing.T, pick uint8, s1, s2 string, n1, n2, n3 int64) {
 		name := Bounded[int(pick)%len(Bounded)]
 		fn := reflect.ValueOf(fm[name])

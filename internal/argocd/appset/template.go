@@ -41,7 +41,7 @@ func baseTemplate(max int64) *template.Template {
 	if t, ok := baseTemplates.Load(max); ok {
 		return t.(*template.Template)
 	}
-	t, _ := baseTemplates.LoadOrStore(max, template.New("base").Funcs(funcMap).Funcs(templatelimit.Funcs(max)))
+	t, _ := baseTemplates.LoadOrStore(max, template.New("base").Funcs(funcMap).Funcs(templatelimit.Funcs(max, templatelimit.Seeded)))
 	return t.(*template.Template)
 }
 
