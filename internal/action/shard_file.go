@@ -97,9 +97,9 @@ type ShardOptions struct {
 	// Namespace, ConfigFile and AppFlags are routeguard diff's: the
 	// namespace of objects that name none, --config, and every render and
 	// analysis flag (JSON), which the shards must agree on.
-	Namespace  string `json:"namespace,omitempty"`
-	ConfigFile string `json:"configFile,omitempty"`
-	AppFlags   string `json:"appFlags,omitempty"`
-	Strict             string   `json:"strict,omitempty"`
-	Vars               []string `json:"vars,omitempty"`
+	Namespace  string   `json:"namespace,omitempty"`
+	ConfigFile string   `json:"configFile,omitempty"`
+	AppFlags   string   `json:"appFlags,omitempty"`
+	Strict     string   `json:"strict,omitempty"`
+	Vars       []string `json:"vars,omitempty"`
 }

@@ -16,8 +16,8 @@ func randomChart(weight string) fluxrepo.Files {
 	return fluxrepo.Files{
 		// The same chart through Kustomize's helmCharts (the helm shim).
 		"kust/kustomization.yaml": "helmGlobals:\n  chartHome: ..\nhelmCharts:\n  - name: chart\n    releaseName: web\n",
-		"chart/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 1.0.0\n",
-		"chart/values.yaml": "weight: " + weight + "\n",
+		"chart/Chart.yaml":        "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+		"chart/values.yaml":       "weight: " + weight + "\n",
 		"chart/templates/test-pod.yaml": `apiVersion: v1
 kind: Pod
 metadata:

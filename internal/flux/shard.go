@@ -170,7 +170,7 @@ type CarriedBuild struct {
 	Unrendered     []analysis.UnrenderedScope `json:"unrendered,omitempty"`
 	Partial        []string                   `json:"partial,omitempty"`
 	RoutingFiles   []string                   `json:"routingFiles,omitempty"`
-	Findings       []analysis.CarriedFinding           `json:"findings,omitempty"`
+	Findings       []analysis.CarriedFinding  `json:"findings,omitempty"`
 	Notices        []notice.Notice            `json:"notices,omitempty"`
 	ClusterSources []CarriedClusterSource     `json:"clusterSources,omitempty"`
 	MutatedBy      string                     `json:"mutatedBy,omitempty"`

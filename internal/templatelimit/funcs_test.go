@@ -123,7 +123,7 @@ func sprigOnly(t *testing.T, src string) string {
 // Every bounded function replaces a Sprig function (or a builtin) of the
 // same signature shape, so that templates keep calling it the same way.
 func TestFuncsReplaceSprig(t *testing.T) {
-	fm := Funcs(1 << 20, Seeded)
+	fm := Funcs(1<<20, Seeded)
 	if len(fm) != len(Bounded) {
 		t.Fatalf("Funcs has %d functions, Bounded names %d", len(fm), len(Bounded))
 	}
