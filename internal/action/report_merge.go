@@ -200,7 +200,7 @@ func (m *ReportMerge) read(env Env, files []string) ([]readShard, error) {
 		byIndex[f.Index] = s.name
 		for _, id := range f.Apps {
 			if prev, dup := owner[id]; dup {
-				return nil, fmt.Errorf("%s: %s is in %s too: an Application is in one shard only", s.name, id, prev)
+				return nil, fmt.Errorf("%s: %s is in %s too: %s is in one shard only", s.name, id, prev, heldBy(f.Command))
 			}
 			owner[id] = s.name
 		}
@@ -442,4 +442,15 @@ func firstN(s []string, n int) string {
 		return strings.Join(s, ", ")
 	}
 	return strings.Join(s[:n], ", ") + fmt.Sprintf(" and %d more", len(s)-n)
+}
+
+// heldBy names what a shard of command holds, for messages.
+func heldBy(command string) string {
+	switch command {
+	case "diff":
+		return "an app path"
+	case "flux diff":
+		return "a Kustomization, HelmRelease or ResourceSet"
+	}
+	return "an Application"
 }

@@ -293,7 +293,7 @@ func TestFluxReportMergeRefusesBadShards(t *testing.T) {
 	}{
 		{"missing index", []string{byIndex[2]}, "shard 1/2 missing (got 1 of 2 shard files)"},
 		{"index twice", []string{byIndex[1], byIndex[1]}, "shard 1/2 again"},
-		{"duplicate node", []string{dupNode, byIndex[2]}, "dup.json too: an Application is in one shard only"},
+		{"duplicate node", []string{dupNode, byIndex[2]}, "dup.json too: a Kustomization, HelmRelease or ResourceSet is in one shard only"},
 		{"node of another shard", []string{notMine, byIndex[2]}, "notmine.json: head revision: "},
 		{"mixed revisions", []string{byIndex[1], otherOf[2]}, ": a shard of " + commits[1].Hash[:7]},
 		{"mixed N", []string{threeOf[0], byIndex[2]}, "every shard of a review has the same N"},
