@@ -242,6 +242,9 @@ func (m *ReportMerge) runDiff(ctx context.Context, env Env, shards []readShard, 
 	}
 	opts := a.options(env)
 	opts.Analyze = nil
+	// Nothing is rendered: of each revision only what Compare itself
+	// reads is exported (most of a merge's time on a large tree).
+	opts.ExportOnly = routediff.NeededBySides(o.Paths)
 	opts.Sides = func(rels []string, baseRoot, headRoot string) ([]routediff.PathSides, error) {
 		var missing []string
 		ps := make([]routediff.PathSides, 0, len(rels))

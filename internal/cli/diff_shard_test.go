@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routeguard/routeguard/internal/synth/fluxrepo"
 	"github.com/routeguard/routeguard/internal/synth/monorepo"
 )
 
@@ -166,5 +167,27 @@ func TestDiffReportMergeRefusesBadShards(t *testing.T) {
 		if code != ExitError || !strings.Contains(stderr, tc.want) || out != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.name, code, out, stderr, tc.want)
 		}
+	}
+}
+
+// The merge of diff shards exports only what it reads (NeededBySides): the
+// head revision's CODEOWNERS, whose owners the shared-routing section
+// names, still reaches it; the merged review is the unsharded one.
+func TestDiffReportMergeReadsCodeOwners(t *testing.T) {
+	gateway := "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: public, namespace: edge}\nspec:\n  gatewayClassName: envoy\n  listeners: [{name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}]\n"
+	route := func(w string) string {
+		return "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web, namespace: shop}\nspec:\n  parentRefs: [{name: public, namespace: edge}]\n  rules:\n  - backendRefs: [{name: web, port: 80, weight: " + w + "}, {name: canary, port: 80, weight: 10}]\n" +
+			"---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {ports: [{port: 80}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: canary, namespace: shop}\nspec: {ports: [{port: 80}]}\n"
+	}
+	step := func(w string) fluxrepo.Files {
+		return fluxrepo.Files{".github/CODEOWNERS": "/platform/ @acme/platform\n/shop/ @acme/shop\n", "platform/gateway.yaml": gateway, "shop/route.yaml": route(w), "docs/readme.md": "# docs\n"}
+	}
+	dir, hashes := fluxCommits(t, step("90"), step("50"))
+	args := []string{"diff", "--base", hashes[0], "--head", hashes[1], "--diff", "both", "platform", "shop"}
+	files, _, _ := diffShardRun(t, dir, 2, args, rand.New(rand.NewPCG(1, 1)))
+	_, mergedErr := mergeMatches(t, dir, "CODEOWNERS", args, files, "markdown", true)
+	full, _, _ := runIn(t, dir, append(append([]string{}, args...), "-o", "markdown")...)
+	if !strings.Contains(full, ".github/CODEOWNERS:1 /platform/") {
+		t.Fatalf("the review does not name the Gateway's owners from CODEOWNERS (the test proves nothing):\n%s\n%s", full, mergedErr)
 	}
 }

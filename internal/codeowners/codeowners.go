@@ -31,6 +31,10 @@ var Locations = map[Syntax][]string{
 	GitLab: {"CODEOWNERS", "docs/CODEOWNERS", ".gitlab/CODEOWNERS"},
 }
 
+// AllLocations are every host's locations, in Find's order without a
+// syntax.
+var AllLocations = []string{".github/CODEOWNERS", ".gitlab/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"}
+
 // File is a parsed CODEOWNERS file.
 type File struct {
 	Path   string // repository-relative
@@ -78,7 +82,7 @@ func (e Entry) String() string {
 func Find(cr *confine.Root, syntax Syntax) (*File, error) {
 	order := Locations[syntax]
 	if syntax == "" {
-		order = []string{".github/CODEOWNERS", ".gitlab/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"}
+		order = AllLocations
 	}
 	for _, rel := range order {
 		abs := filepath.Join(cr.Dir(), filepath.FromSlash(rel))

@@ -3,7 +3,10 @@ package routediff
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
+	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -100,4 +103,23 @@ func Assemble(ps []PathSides, allHeadFindings bool) (baseOut, headOut map[string
 		}
 	}
 	return baseOut, headOut, reused
+}
+
+// NeededBySides is the ExportOnly of a review assembled with Sides from
+// the paths rels (relative to the repository root): the CODEOWNERS files
+// (shared.go) and the files under each path (unbuilt.go lists the routing
+// files of a path that did not build). Nothing else is read: the outcomes
+// come whole.
+func NeededBySides(rels []string) func(name string) bool {
+	return func(name string) bool {
+		if slices.Contains(codeowners.AllLocations, name) {
+			return true
+		}
+		for _, rel := range rels {
+			if rel == "." || name == rel || strings.HasPrefix(name, rel+"/") {
+				return true
+			}
+		}
+		return false
+	}
 }

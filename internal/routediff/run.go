@@ -75,6 +75,11 @@ type Options struct {
 	// at both revisions, already analyzed (a merge of routeguard diff's
 	// shards, paths.go).
 	Sides SidesFunc
+	// ExportOnly, when set, exports of each revision only the files it
+	// accepts (slash paths from the repository root): a review that
+	// renders nothing (Sides) reads only CODEOWNERS and, for a path that
+	// did not build, the files under it (NeededBySides).
+	ExportOnly func(name string) bool
 	// CodeOwners is the syntax of the head revision's CODEOWNERS file
 	// ("" the host its location and sections say; shared.go).
 	CodeOwners codeowners.Syntax
@@ -286,7 +291,7 @@ func Checkout(opts Options) (*Trees, error) {
 	}
 	t := &Trees{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Rels: rels, tmp: tmp,
 		BaseRoot: filepath.Join(tmp, "base"), HeadRoot: repo.Root}
-	if err := export(repo, base, t.BaseRoot, opts.MaxTreeBytes); err != nil {
+	if err := export(repo, base, t.BaseRoot, opts.MaxTreeBytes, opts.ExportOnly); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -298,7 +303,7 @@ func Checkout(opts Options) (*Trees, error) {
 		}
 		t.Head = Rev{Name: head.Name, Hash: head.Hash}
 		t.HeadRoot = filepath.Join(tmp, "head")
-		if err := export(repo, head, t.HeadRoot, opts.MaxTreeBytes); err != nil {
+		if err := export(repo, head, t.HeadRoot, opts.MaxTreeBytes, opts.ExportOnly); err != nil {
 			t.Close()
 			return nil, err
 		}
@@ -343,11 +348,11 @@ func buildBoth(ctx context.Context, opts Options, rels []string, baseRoot, headR
 	return map[string]*pipeline.Outcome{rels[0]: outs[0]}, map[string]*pipeline.Outcome{rels[0]: outs[1]}, nil
 }
 
-func export(repo *gitrev.Repo, rev gitrev.Revision, dest string, limit int64) error {
+func export(repo *gitrev.Repo, rev gitrev.Revision, dest string, limit int64, only func(string) bool) error {
 	if err := os.Mkdir(dest, 0o700); err != nil {
 		return err
 	}
-	_, err := repo.Export(rev, dest, gitrev.ExportOptions{MaxBytes: limit})
+	_, err := repo.Export(rev, dest, gitrev.ExportOptions{MaxBytes: limit, Only: only})
 	return err
 }
 
