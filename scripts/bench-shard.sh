@@ -47,7 +47,9 @@ case "$MODE" in
     sed -i 's/weight: 90/weight: 50/' apps/app-0001/route.yaml
     mapfile -t paths < <(ls -d apps/* charts/web platform)
     echo "routeguard diff of ${#paths[@]} app paths"
-    full=("$RG" diff --base HEAD~1 --head HEAD "${paths[@]}") ;;
+    # The head is the work tree, as the Action and the GitLab template
+    # run it: only the base revision is exported.
+    full=("$RG" diff --base HEAD~1 "${paths[@]}") ;;
   *) echo "MODE must be argocd or diff" >&2; exit 2 ;;
 esac
 git -c user.email=bench@example.com -c user.name=bench commit -qam "one app's weights"
