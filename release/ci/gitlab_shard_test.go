@@ -18,13 +18,7 @@ import (
 // Quality report. A shard file the repository holds is refused.
 func TestGitLabTemplateShardsAndMerge(t *testing.T) {
 	url := serveRelease(t, false)
-	project := t.TempDir()
-	if err := os.CopyFS(filepath.Join(project, "examples"), os.DirFS(filepath.Join(root, "examples"))); err != nil {
-		t.Fatal(err)
-	}
-	gitIn(t, project, "init", "-q")
-	gitIn(t, project, "add", "-A")
-	gitIn(t, project, "commit", "-q", "-m", "base")
+	project := newProject(t)
 	route := filepath.Join(project, "examples/apps/routing/istio/virtualservice-reviews.yaml")
 	data, err := os.ReadFile(route)
 	if err != nil {
@@ -111,11 +105,8 @@ func TestGitLabShardedExampleIncludesTheTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ex struct {
-		Include []struct {
-			Remote string            `yaml:"remote"`
-			Inputs map[string]string `yaml:"inputs"`
-		} `yaml:"include"`
-		Shard struct {
+		Include []gitlabInclude `yaml:"include"`
+		Shard   struct {
 			Parallel struct {
 				Matrix []map[string][]string `yaml:"matrix"`
 			} `yaml:"parallel"`

@@ -106,6 +106,12 @@ type gitlabJob struct {
 	} `yaml:"artifacts"`
 }
 
+// gitlabInclude is one entry of a .gitlab-ci.yml's include.
+type gitlabInclude struct {
+	Remote string            `yaml:"remote"`
+	Inputs map[string]string `yaml:"inputs"`
+}
+
 // TestGitLabExampleIncludesTheTemplate: the repository's GitLab example
 // includes the template with inputs the template declares.
 func TestGitLabExampleIncludesTheTemplate(t *testing.T) {
@@ -114,10 +120,7 @@ func TestGitLabExampleIncludesTheTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ex struct {
-		Include []struct {
-			Remote string            `yaml:"remote"`
-			Inputs map[string]string `yaml:"inputs"`
-		} `yaml:"include"`
+		Include []gitlabInclude `yaml:"include"`
 	}
 	if err := yaml.Unmarshal(data, &ex); err != nil {
 		t.Fatal(err)
