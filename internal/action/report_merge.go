@@ -17,6 +17,7 @@ import (
 
 	"github.com/routeguard/routeguard/internal/argocd"
 	"github.com/routeguard/routeguard/internal/flux"
+	"github.com/routeguard/routeguard/internal/guard"
 	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/shard"
@@ -258,6 +259,11 @@ func readShardFile(path string, limit int64) (*ShardFile, error) {
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("larger than %d MiB (--max-shard-size): not a shard file, or raise the bound", limit>>20)
 	}
+	// A shard file is the merge's input, as a repository's files are a
+	// render's: the automatic memory ceiling grows with it (a merge of
+	// 2,000 Applications' renders, 15 MB of shard files, stopped at the
+	// 256 MiB baseline when they were not counted).
+	guard.Reading(filepath.Base(path), len(data))
 	var head struct {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
