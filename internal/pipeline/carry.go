@@ -28,7 +28,6 @@ func (o *Outcome) Carry(root string) (*CarriedOutcome, error) {
 	if o.Owners != nil {
 		return nil, fmt.Errorf("the outcome of a whole tree is not carried this way")
 	}
-	t := func(s string) string { return manifest.Tokenize(s, root) }
 	c := &CarriedOutcome{}
 	if o.Set != nil {
 		for _, x := range o.Set.Objects() {
@@ -46,23 +45,12 @@ func (o *Outcome) Carry(root string) (*CarriedOutcome, error) {
 		}
 		c.Findings = append(c.Findings, cf)
 	}
-	for _, n := range o.Notices {
-		c.Notices = append(c.Notices, notice.Notice{Level: n.Level, Text: t(n.Text)})
-	}
-	for _, u := range o.Unbuilt {
-		u.Where, u.Why, u.RoutingFiles = t(u.Where), t(u.Why), tokenizeAll(u.RoutingFiles, t)
-		c.Unbuilt = append(c.Unbuilt, u)
-	}
-	for _, u := range o.Unrendered {
-		u.Reason, u.Paths = t(u.Reason), tokenizeAll(u.Paths, t)
-		c.Unrendered = append(c.Unrendered, u)
-	}
+	c.Notices, c.Unbuilt, c.Unrendered = rewriteTexts(func(s string) string { return manifest.Tokenize(s, root) }, o.Notices, o.Unbuilt, o.Unrendered)
 	return c, nil
 }
 
 // Outcome is the outcome c carries, under the checkout root.
 func (c *CarriedOutcome) Outcome(root string) (*Outcome, error) {
-	u := func(s string) string { return manifest.Untokenize(s, root) }
 	o := &Outcome{RepoRoot: root, Set: manifest.NewSet()}
 	for i, co := range c.Objects {
 		x, err := co.Object(root)
@@ -80,22 +68,33 @@ func (c *CarriedOutcome) Outcome(root string) (*Outcome, error) {
 		}
 		o.Findings = append(o.Findings, f)
 	}
-	for _, n := range c.Notices {
-		o.Notices = append(o.Notices, notice.Notice{Level: n.Level, Text: u(n.Text)})
-	}
-	for _, x := range c.Unbuilt {
-		x.Where, x.Why, x.RoutingFiles = u(x.Where), u(x.Why), tokenizeAll(x.RoutingFiles, u)
-		o.Unbuilt = append(o.Unbuilt, x)
-	}
-	for _, x := range c.Unrendered {
-		x.Reason, x.Paths = u(x.Reason), tokenizeAll(x.Paths, u)
-		o.Unrendered = append(o.Unrendered, x)
-	}
+	o.Notices, o.Unbuilt, o.Unrendered = rewriteTexts(func(s string) string { return manifest.Untokenize(s, root) }, c.Notices, c.Unbuilt, c.Unrendered)
 	return o, nil
 }
 
-// tokenizeAll is s with f applied to each (nil stays nil).
-func tokenizeAll(s []string, f func(string) string) []string {
+// rewriteTexts is copies of the notices, unbuilt parts and unrendered
+// scopes with f applied to each text and path that may name the checkout
+// (the root as a token, or back).
+func rewriteTexts(f func(string) string, ns []notice.Notice, us []notice.Unbuilt, rs []analysis.UnrenderedScope) ([]notice.Notice, []notice.Unbuilt, []analysis.UnrenderedScope) {
+	var nout []notice.Notice
+	for _, n := range ns {
+		nout = append(nout, notice.Notice{Level: n.Level, Text: f(n.Text)})
+	}
+	var uout []notice.Unbuilt
+	for _, u := range us {
+		u.Where, u.Why, u.RoutingFiles = f(u.Where), f(u.Why), mapAll(u.RoutingFiles, f)
+		uout = append(uout, u)
+	}
+	var rout []analysis.UnrenderedScope
+	for _, r := range rs {
+		r.Reason, r.Paths = f(r.Reason), mapAll(r.Paths, f)
+		rout = append(rout, r)
+	}
+	return nout, uout, rout
+}
+
+// mapAll is s with f applied to each (nil stays nil).
+func mapAll(s []string, f func(string) string) []string {
 	if s == nil {
 		return nil
 	}

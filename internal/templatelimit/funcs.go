@@ -2,6 +2,7 @@ package templatelimit
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"text/template"
 	"unicode/utf8"
@@ -58,40 +59,32 @@ func human(n int64) string {
 // map for an ApplicationSet); builtins print, printf and println are
 // replaced too (text/template lets a function map override them).
 func Funcs(max int64, random Random) template.FuncMap {
-	b, s := bounds{max: max}, newStream()
+	b := bounds{max: max}
 	fm := template.FuncMap{
-		"repeat":       b.repeat,
-		"indent":       b.indent,
-		"nindent":      b.nindent,
-		"replace":      b.replace,
-		"join":         b.join,
-		"quote":        b.quote,
-		"squote":       b.squote,
-		"cat":          b.cat,
-		"print":        b.print,
-		"println":      b.println,
-		"printf":       b.printf,
-		"randAlpha":    b.random(s, "randAlpha"),
-		"randAlphaNum": b.random(s, "randAlphaNum"),
-		"randAscii":    b.random(s, "randAscii"),
-		"randNumeric":  b.random(s, "randNumeric"),
-		"randBytes":    b.randBytes(s),
-		"randInt":      s.randInt,
-		"uuidv4":       s.uuidv4,
-		"shuffle":      s.shuffle,
-		"until":        b.until,
-		"untilStep":    b.untilStep,
-		"seq":          b.seq,
-		"splitList":    b.splitList,
-		"split":        b.split,
-		"splitn":       b.splitn,
+		"repeat":    b.repeat,
+		"indent":    b.indent,
+		"nindent":   b.nindent,
+		"replace":   b.replace,
+		"join":      b.join,
+		"quote":     b.quote,
+		"squote":    b.squote,
+		"cat":       b.cat,
+		"print":     b.print,
+		"println":   b.println,
+		"printf":    b.printf,
+		"until":     b.until,
+		"untilStep": b.untilStep,
+		"seq":       b.seq,
+		"splitList": b.splitList,
+		"split":     b.split,
+		"splitn":    b.splitn,
 	}
-	if random == Unpredictable {
-		for _, name := range []string{"randAlpha", "randAlphaNum", "randAscii", "randNumeric"} {
-			fm[name] = b.sprigRandom(name)
-		}
-		fm["randBytes"], fm["randInt"], fm["uuidv4"], fm["shuffle"] = b.sprigRandBytes, sprigFuncs["randInt"], sprigFuncs["uuidv4"], sprigFuncs["shuffle"]
+	src := sources(random)
+	for name, gen := range src.strings {
+		fm[name] = b.random(name, gen)
 	}
+	fm["randBytes"] = b.randBytes(src.bytes)
+	maps.Copy(fm, src.others)
 	return fm
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"text/template"
 )
 
 // Sprig's random functions (randAlphaNum and the other random strings,
@@ -112,43 +113,49 @@ func (s *stream) shuffle(str string) string {
 	return string(r)
 }
 
+// source is where the random functions draw from, before the bounds.
+type source struct {
+	strings map[string]func(int) string // randAlpha, randAlphaNum, randAscii, randNumeric
+	bytes   func(int) (string, error)   // randBytes
+	others  template.FuncMap            // randInt, uuidv4, shuffle
+}
+
+// sources is random's source: a fresh seeded stream, or Sprig's own.
+func sources(random Random) source {
+	if random == Unpredictable {
+		src := source{strings: map[string]func(int) string{}, bytes: sprigFuncs["randBytes"].(func(int) (string, error)),
+			others: template.FuncMap{"randInt": sprigFuncs["randInt"], "uuidv4": sprigFuncs["uuidv4"], "shuffle": sprigFuncs["shuffle"]}}
+		for _, name := range []string{"randAlpha", "randAlphaNum", "randAscii", "randNumeric"} {
+			src.strings[name] = sprigFuncs[name].(func(int) string)
+		}
+		return src
+	}
+	s := newStream()
+	str := func(alphabet string, ascii bool) func(int) string {
+		return func(n int) string { return s.chars(alphabet, ascii, n) }
+	}
+	return source{
+		strings: map[string]func(int) string{"randAlpha": str(letters, false), "randAlphaNum": str(letters+digits, false),
+			"randAscii": str("", true), "randNumeric": str(digits, false)},
+		bytes:  func(n int) (string, error) { return base64.StdEncoding.EncodeToString(s.bytes(n)), nil },
+		others: template.FuncMap{"randInt": s.randInt, "uuidv4": s.uuidv4, "shuffle": s.shuffle},
+	}
+}
+
 // random is the bounded randAlpha, randAlphaNum, randAscii or
-// randNumeric drawing from s.
-func (b bounds) random(s *stream, name string) func(int) (string, error) {
-	alphabet, ascii := map[string]string{"randAlpha": letters, "randAlphaNum": letters + digits, "randNumeric": digits}[name], name == "randAscii"
+// randNumeric, drawing from gen.
+func (b bounds) random(name string, gen func(int) string) func(int) (string, error) {
 	return func(count int) (string, error) {
 		if err := b.check(name, mul(int64(max(count, 0)), 4)); err != nil {
 			return "", err
 		}
-		return s.chars(alphabet, ascii, count), nil
+		return gen(count), nil
 	}
 }
 
-// sprigRandom is the bounded randAlpha, randAlphaNum, randAscii or
-// randNumeric of Sprig (Unpredictable).
-func (b bounds) sprigRandom(name string) func(int) (string, error) {
-	fn := sprigFuncs[name].(func(int) string)
-	return func(count int) (string, error) {
-		if err := b.check(name, mul(int64(max(count, 0)), 4)); err != nil {
-			return "", err
-		}
-		return fn(count), nil
-	}
-}
-
-// sprigRandBytes is Sprig's randBytes, bounded (Unpredictable).
-func (b bounds) sprigRandBytes(count int) (string, error) {
-	if count < 0 {
-		return "", negative("randBytes", count)
-	}
-	if err := b.check("randBytes", mul(int64(count), 2)); err != nil {
-		return "", err
-	}
-	return sprigFuncs["randBytes"].(func(int) (string, error))(count)
-}
-
-// randBytes is the bounded randBytes drawing from s: count bytes, base64.
-func (b bounds) randBytes(s *stream) func(int) (string, error) {
+// randBytes is the bounded randBytes (count bytes, base64), drawing from
+// gen.
+func (b bounds) randBytes(gen func(int) (string, error)) func(int) (string, error) {
 	return func(count int) (string, error) {
 		if count < 0 {
 			return "", negative("randBytes", count)
@@ -156,6 +163,6 @@ func (b bounds) randBytes(s *stream) func(int) (string, error) {
 		if err := b.check("randBytes", mul(int64(count), 2)); err != nil {
 			return "", err
 		}
-		return base64.StdEncoding.EncodeToString(s.bytes(count)), nil
+		return gen(count)
 	}
 }
