@@ -14,6 +14,7 @@ import (
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/manifestdiff"
 	"github.com/routeguard/routeguard/internal/pipeline"
+	"github.com/routeguard/routeguard/internal/render"
 	"github.com/routeguard/routeguard/internal/routediff"
 )
 
@@ -105,37 +106,63 @@ func (a *Diff) Run(ctx context.Context, env Env, paths []string) (*routediff.Res
 func (a *Diff) options(env Env) routediff.Options {
 	return routediff.Options{DefaultNamespace: a.Render.Namespace, ConfigFile: a.Analysis.ConfigFile,
 		Analyze: func(ctx context.Context, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
-			out, err := a.app(ctx, env, path, root, analyze, trace)
-			if analyze { // not the first render at head, which only traces
-				status := "analyzed"
-				if err != nil {
-					status = "not rendered"
-				}
-				a.done(root, "app", relTo(root, path), status)
+			return a.app(ctx, env, path, root, analyze, trace)
+		},
+		AnalyzeKeep: func(ctx context.Context, path, root string, trace *confine.Trace) (*pipeline.Outcome, *pipeline.Outcome, error) {
+			return a.appKeep(ctx, env, path, root, trace)
+		},
+		// Not the first render at head, which only traces.
+		Analyzed: func(root, rel string, err error) {
+			status := "analyzed"
+			if err != nil {
+				status = "not rendered"
 			}
-			return out, err
+			a.done(root, "app", rel, status)
 		}}
 }
 
 // app takes one app of one revision through the pipeline as analyze does,
 // confined to that revision's root.
 func (a *Diff) app(ctx context.Context, env Env, path, root string, analyze bool, trace *confine.Trace) (*pipeline.Outcome, error) {
-	opts, err := a.Render.options(env, path)
+	opts, an, err := a.appOptions(env, path, root, trace)
 	if err != nil {
 		return nil, err
 	}
-	opts.RepoRoot, opts.Trace = root, trace
-	an, err := a.Analysis.analysis(env, a.Render.KubeVersion, opts.Helm.Namespace)
-	if err != nil {
-		return nil, err
-	}
-	an.Cluster.SubstitutedOnApply = true
-	an.FailOn = analysis.FailOnUnset // --fail-on-new decides
 	if !analyze {
 		an = nil
 	}
 	_, out, err := renderApp(ctx, opts, pipeline.Input{ConfigFile: a.Analysis.ConfigFile}, pipeline.Changes{}, an)
 	return out, err
+}
+
+// appKeep is app with analysis, giving also the outcome app without
+// analysis gives, of the same render.
+func (a *Diff) appKeep(ctx context.Context, env Env, path, root string, trace *confine.Trace) (prepared, analyzed *pipeline.Outcome, err error) {
+	opts, an, err := a.appOptions(env, path, root, trace)
+	if err != nil {
+		return nil, nil, err
+	}
+	prepared = &pipeline.Outcome{}
+	_, analyzed, err = renderAppKeep(ctx, opts, pipeline.Input{ConfigFile: a.Analysis.ConfigFile}, pipeline.Changes{}, an, prepared)
+	if err != nil {
+		return nil, nil, err
+	}
+	return prepared, analyzed, nil
+}
+
+func (a *Diff) appOptions(env Env, path, root string, trace *confine.Trace) (render.Options, *pipeline.Analysis, error) {
+	opts, err := a.Render.options(env, path)
+	if err != nil {
+		return opts, nil, err
+	}
+	opts.RepoRoot, opts.Trace = root, trace
+	an, err := a.Analysis.analysis(env, a.Render.KubeVersion, opts.Helm.Namespace)
+	if err != nil {
+		return opts, nil, err
+	}
+	an.Cluster.SubstitutedOnApply = true
+	an.FailOn = analysis.FailOnUnset // --fail-on-new decides
+	return opts, an, nil
 }
 
 // relTo is path relative to root with slashes (path when it is not below).

@@ -72,7 +72,9 @@ func (a *Diff) RunShard(ctx context.Context, env Env, spec shard.Spec, paths []s
 	opts.Analyze = nil
 	// The review's own checks (paths, --diff, --ignore-pointer), then the
 	// shard's paths through the pipeline, then nothing compared.
-	opts.Sides = func(rels []string, baseRoot, headRoot string) ([]routediff.PathSides, error) {
+	opts.OnDemand = true
+	opts.Sides = func(t *routediff.Trees) ([]routediff.PathSides, error) {
+		rels, baseRoot, headRoot := t.Rels, t.BaseRoot, t.HeadRoot
 		so, err := a.shardOptions(rels)
 		if err != nil {
 			return nil, err
@@ -84,7 +86,7 @@ func (a *Diff) RunShard(ctx context.Context, env Env, spec shard.Spec, paths []s
 			}
 		}
 		held = slices.Compact(slices.Sorted(slices.Values(held)))
-		ps, err := routediff.AnalyzePaths(ctx, ao, held, baseRoot, headRoot, true)
+		ps, err := routediff.AnalyzePaths(ctx, ao, held, t, true)
 		if err != nil {
 			return nil, err
 		}
@@ -243,9 +245,13 @@ func (m *ReportMerge) runDiff(ctx context.Context, env Env, shards []readShard, 
 	opts := a.options(env)
 	opts.Analyze = nil
 	// Nothing is rendered: of each revision only what Compare itself
-	// reads is exported (most of a merge's time on a large tree).
-	opts.ExportOnly = routediff.NeededBySides(o.Paths)
-	opts.Sides = func(rels []string, baseRoot, headRoot string) ([]routediff.PathSides, error) {
+	// reads is written (most of a merge's time on a large tree).
+	opts.OnDemand = true
+	opts.Sides = func(t *routediff.Trees) ([]routediff.PathSides, error) {
+		rels, baseRoot, headRoot := t.Rels, t.BaseRoot, t.HeadRoot
+		if err := t.WriteUnder(rels); err != nil {
+			return nil, err
+		}
 		var missing []string
 		ps := make([]routediff.PathSides, 0, len(rels))
 		for _, rel := range rels {

@@ -27,6 +27,12 @@ import (
 // nil). in names the configuration; its Objects, AppDir, RepoRoot and
 // Trace come from the render. It returns the render's result too.
 func renderApp(ctx context.Context, opts render.Options, in pipeline.Input, ch pipeline.Changes, a *pipeline.Analysis) (*render.Result, *pipeline.Outcome, error) {
+	return renderAppKeep(ctx, opts, in, ch, a, nil)
+}
+
+// renderAppKeep is renderApp; with a and prepared set, prepared is also
+// given the outcome renderApp without analysis gives, of the same render.
+func renderAppKeep(ctx context.Context, opts render.Options, in pipeline.Input, ch pipeline.Changes, a *pipeline.Analysis, prepared *pipeline.Outcome) (*render.Result, *pipeline.Outcome, error) {
 	var prior []analysis.Finding
 	if opts.RepeatedObject == nil {
 		opts.RepeatedObject = func(d *manifest.DuplicateError) { prior = append(prior, repeatedObject(d)) }
@@ -89,12 +95,16 @@ func renderApp(ctx context.Context, opts render.Options, in pipeline.Input, ch p
 		}
 		a = &an
 	}
-	out, err := runObjects(ctx, in, ch, a)
+	out, err := runObjectsKeep(ctx, in, ch, a, prepared)
 	if err != nil {
 		return res, nil, err
 	}
-	out.Notices = append(notices, out.Notices...)
-	out.Unbuilt = append(unbuilt, out.Unbuilt...)
+	for _, o := range []*pipeline.Outcome{out, prepared} {
+		if o != nil {
+			o.Notices = append(slices.Clip(notices), o.Notices...)
+			o.Unbuilt = append(slices.Clip(unbuilt), o.Unbuilt...)
+		}
+	}
 	return res, out, nil
 }
 
@@ -103,9 +113,20 @@ func renderApp(ctx context.Context, opts render.Options, in pipeline.Input, ch p
 // HelmReleases among them are applied as objects, and what they install
 // is unrendered (RG0001).
 func runObjects(ctx context.Context, in pipeline.Input, ch pipeline.Changes, a *pipeline.Analysis) (*pipeline.Outcome, error) {
+	return runObjectsKeep(ctx, in, ch, a, nil)
+}
+
+// runObjectsKeep is runObjects; prepared, when set, is given the outcome
+// before the analysis (runObjects without a).
+func runObjectsKeep(ctx context.Context, in pipeline.Input, ch pipeline.Changes, a *pipeline.Analysis, prepared *pipeline.Outcome) (*pipeline.Outcome, error) {
 	out, err := pipeline.Prepare(ctx, in, ch)
 	if err != nil || a == nil {
 		return out, err
+	}
+	if prepared != nil {
+		*prepared = *out
+		prepared.Notices, prepared.Unbuilt = slices.Clip(out.Notices), slices.Clip(out.Unbuilt)
+		prepared.Findings, prepared.Unrendered = slices.Clip(out.Findings), slices.Clip(out.Unrendered)
 	}
 	an := *a
 	var unbuilt []string

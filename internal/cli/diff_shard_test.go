@@ -170,7 +170,7 @@ func TestDiffReportMergeRefusesBadShards(t *testing.T) {
 	}
 }
 
-// The merge of diff shards exports only what it reads (NeededBySides): the
+// The merge of diff shards writes only what it reads (Trees.WriteUnder): the
 // head revision's CODEOWNERS, whose owners the shared-routing section
 // names, still reaches it; the merged review is the unsharded one.
 func TestDiffReportMergeReadsCodeOwners(t *testing.T) {

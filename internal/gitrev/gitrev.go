@@ -125,9 +125,6 @@ func (r *Repo) DefaultBase() (Revision, error) {
 type ExportOptions struct {
 	// MaxBytes caps the bytes written (0: 1 GiB).
 	MaxBytes int64
-	// Only, when set, exports only the files (slash paths in the tree)
-	// it accepts.
-	Only func(name string) bool
 }
 
 // Export writes the files of rev's tree under dest (which must exist and be
@@ -159,9 +156,6 @@ func (r *Repo) Export(rev Revision, dest string, opts ExportOptions) (int, error
 	err = tree.Files().ForEach(func(f *object.File) error {
 		if !safePath(f.Name) {
 			return fmt.Errorf("revision %s: unsafe path %q in the tree", rev.Name, f.Name)
-		}
-		if opts.Only != nil && !opts.Only(f.Name) {
-			return nil
 		}
 		target := filepath.Join(dest, filepath.FromSlash(f.Name))
 		if underLink(links, f.Name) {

@@ -176,6 +176,9 @@ func TestExportCraftedTree(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dest, "target", "planted.yaml")); !os.IsNotExist(err) {
 		t.Errorf("a file was written through the link: %v", err)
 	}
+	if _, err := repo.ExportOnDemand(rev, t.TempDir(), ExportOptions{}); err == nil || !strings.Contains(err.Error(), "escape: the tree holds two entries of this name") {
+		t.Errorf("on demand, a tree with a link and a directory of the same name: %v", err)
+	}
 }
 
 // TestShallowClone: on a clone cut at depth 1 (GitLab's and actions/

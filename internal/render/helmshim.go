@@ -28,9 +28,10 @@ import (
 const (
 	helmShimName = "helm"
 	helmShimFile = "routeguard-helm-shim.json"
-	// helmShimUsed is created beside the shim file when Kustomize asked it
-	// to render or pull a chart: those reads happen in the child process,
-	// out of the render's trace.
+	// helmShimUsed is created beside the shim file when Kustomize called
+	// it at all (for a version, a render, a pull): the reads of helmCharts
+	// happen in the child process, or with os.Stat, out of the render's
+	// trace.
 	helmShimUsed = "used"
 	// helmShimPulled is created when Kustomize asked it to pull a chart
 	// (which it refuses).
@@ -137,7 +138,10 @@ func ServeHelmShim(ctx context.Context, argv []string, getenv func(string) strin
 		fmt.Fprintf(stderr, "routeguard helm shim: unreadable %s\n", helmShimFile)
 		return 2, true
 	}
-	if len(argv) > 1 && argv[1] != "version" {
+	// "version" too: Kustomize asks it before it looks, with os.Stat and
+	// so untraced, for the chart in the chart home (a render whose chart
+	// is not there yet, exported on demand, must not vouch for itself).
+	if len(argv) > 1 {
 		_ = os.WriteFile(filepath.Join(filepath.Dir(argv[0]), helmShimUsed), nil, 0o600)
 	}
 	if len(argv) > 1 && argv[1] == "pull" {

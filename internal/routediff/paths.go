@@ -3,10 +3,8 @@ package routediff
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
+	"maps"
 
-	"github.com/routeguard/routeguard/internal/codeowners"
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
 )
@@ -28,23 +26,41 @@ type PathSides struct {
 	Traced     *pipeline.Outcome
 }
 
-// SidesFunc gives the sides of each of rels, the revisions checked out at
-// baseRoot and headRoot.
-type SidesFunc func(rels []string, baseRoot, headRoot string) ([]PathSides, error)
+// SidesFunc gives the sides of each of the paths of the revisions t
+// checked out (t.Rels).
+type SidesFunc func(t *Trees) ([]PathSides, error)
 
-// AnalyzePaths takes each of rels through the pipeline at both revisions
-// (opts.Analyze) as Compare does, analyzing the paths the change leaves
-// alone at head too when analyzeSame is set (what Assemble needs to give
-// the outcomes of Options.AllHeadFindings). The sides are in rels' order.
-func AnalyzePaths(ctx context.Context, opts Options, rels []string, baseRoot, headRoot string, analyzeSame bool) ([]PathSides, error) {
+// AnalyzePaths takes each of rels (some of t.Rels) through the pipeline at
+// both revisions (opts.Analyze) as Compare does, analyzing the paths the
+// change leaves alone at head too when analyzeSame is set (what Assemble
+// needs to give the outcomes of Options.AllHeadFindings). The sides are in
+// rels' order.
+func AnalyzePaths(ctx context.Context, opts Options, rels []string, t *Trees, analyzeSame bool) ([]PathSides, error) {
 	if opts.Analyze == nil {
 		return nil, errors.New("routediff: AnalyzePaths wants Analyze")
 	}
-	return analyzePaths(ctx, opts, rels, baseRoot, headRoot, analyzeSame)
+	return analyzePaths(ctx, opts, rels, t, analyzeSame)
 }
 
-func analyzePaths(ctx context.Context, opts Options, rels []string, baseRoot, headRoot string, analyzeSame bool) ([]PathSides, error) {
-	first := renderHead(ctx, opts, headRoot, rels)
+func analyzePaths(ctx context.Context, opts Options, rels []string, t *Trees, analyzeSame bool) ([]PathSides, error) {
+	baseRoot, headRoot := t.BaseRoot, t.HeadRoot
+	if err := t.WriteUnder(rels); err != nil {
+		return nil, err
+	}
+	first, err := renderHead(ctx, opts, t, rels, analyzeSame)
+	if err != nil {
+		return nil, err
+	}
+	// What the head's renders observed is looked at in the base too.
+	traces := make([]*confine.Trace, 0, len(first))
+	for _, rel := range rels {
+		if f, ok := first[rel]; ok {
+			traces = append(traces, f.trace)
+		}
+	}
+	if err := writeObserved(t.base, traces); err != nil {
+		return nil, err
+	}
 	c, err := confine.NewComparer(baseRoot, headRoot)
 	if err != nil {
 		return nil, err
@@ -53,20 +69,42 @@ func analyzePaths(ctx context.Context, opts Options, rels []string, baseRoot, he
 	reuse := make([]bool, len(rels))
 	eachIndex(len(rels), func(i int) { reuse[i] = reusable(first[rels[i]], c, baseRoot, rels[i]) })
 	same := map[string]bool{}
+	// A path whose head render a trace cannot vouch for is rendered on a
+	// whole base: rendered on demand, it would be rendered twice.
+	whole := false
 	for i, rel := range rels {
 		same[rel] = reuse[i]
+		if f, ok := first[rel]; ok && !reuse[i] && exists(baseRoot, rel) && (f.trace.OpaqueReason() != "" || hasContextPaths(f.out)) {
+			whole = true
+		}
 	}
-	baseOut, err := side(ctx, opts, baseRoot, rels, same)
+	baseOut, err := side(ctx, opts, baseRoot, t.base, rels, same, whole)
 	if err != nil {
 		return nil, err
 	}
-	headSkip := same
-	if analyzeSame {
-		headSkip = nil
+	headSkip := map[string]bool{}
+	if !analyzeSame {
+		headSkip = maps.Clone(same)
 	}
-	headOut, err := side(ctx, opts, headRoot, rels, headSkip)
+	// Analyzed with the first render (Options.AnalyzeKeep): not again.
+	analyzedFirst := map[string]*pipeline.Outcome{}
+	for _, rel := range rels {
+		if f, ok := first[rel]; ok && f.err == nil && f.analyzed != nil {
+			analyzedFirst[rel] = f.analyzed
+			headSkip[rel] = true
+		}
+	}
+	headOut, err := side(ctx, opts, headRoot, t.head, rels, headSkip, false)
 	if err != nil {
 		return nil, err
+	}
+	for _, rel := range rels {
+		if out, ok := analyzedFirst[rel]; ok && (analyzeSame || !same[rel]) {
+			headOut[rel] = out
+			if opts.Analyzed != nil {
+				opts.Analyzed(headRoot, rel, nil)
+			}
+		}
 	}
 	ps := make([]PathSides, len(rels))
 	for i, rel := range rels {
@@ -103,23 +141,4 @@ func Assemble(ps []PathSides, allHeadFindings bool) (baseOut, headOut map[string
 		}
 	}
 	return baseOut, headOut, reused
-}
-
-// NeededBySides is the ExportOnly of a review assembled with Sides from
-// the paths rels (relative to the repository root): the CODEOWNERS files
-// (shared.go) and the files under each path (unbuilt.go lists the routing
-// files of a path that did not build). Nothing else is read: the outcomes
-// come whole.
-func NeededBySides(rels []string) func(name string) bool {
-	return func(name string) bool {
-		if slices.Contains(codeowners.AllLocations, name) {
-			return true
-		}
-		for _, rel := range rels {
-			if rel == "." || name == rel || strings.HasPrefix(name, rel+"/") {
-				return true
-			}
-		}
-		return false
-	}
 }

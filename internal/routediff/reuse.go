@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/routeguard/routeguard/internal/confine"
 	"github.com/routeguard/routeguard/internal/pipeline"
@@ -30,28 +31,43 @@ type firstRender struct {
 	out   *pipeline.Outcome
 	trace *confine.Trace
 	err   error
+	// analyzed is the same render analyzed (Options.AnalyzeKeep), when
+	// every path is analyzed at head.
+	analyzed *pipeline.Outcome
 }
 
 // renderHead renders (without analysis) every path that exists at head,
-// tracing each render.
-func renderHead(ctx context.Context, opts Options, headRoot string, rels []string) map[string]firstRender {
+// tracing each render; with analyzed (and Options.AnalyzeKeep) each
+// render is analyzed too.
+func renderHead(ctx context.Context, opts Options, t *Trees, rels []string, analyzed bool) (map[string]firstRender, error) {
 	var todo []string
 	for _, rel := range rels {
-		if exists(headRoot, rel) {
+		if exists(t.HeadRoot, rel) {
 			todo = append(todo, rel)
 		}
 	}
-	res := make([]firstRender, len(todo))
-	eachIndex(len(todo), func(i int) {
-		t := confine.NewTrace()
-		out, err := opts.Analyze(ctx, filepath.Join(headRoot, filepath.FromSlash(todo[i])), headRoot, false, t)
-		res[i] = firstRender{out: out, trace: t, err: err}
-	})
+	keep := analyzed && opts.AnalyzeKeep != nil
+	var mu sync.Mutex
+	analyzedOf := map[string]*pipeline.Outcome{}
+	res, err := renderAll(todo, t.head, true, false, func(rel string, tr *confine.Trace) (*pipeline.Outcome, error) {
+		path := filepath.Join(t.HeadRoot, filepath.FromSlash(rel))
+		if !keep {
+			return opts.Analyze(ctx, path, t.HeadRoot, false, tr)
+		}
+		prepared, out, err := opts.AnalyzeKeep(ctx, path, t.HeadRoot, tr)
+		mu.Lock()
+		analyzedOf[rel] = out
+		mu.Unlock()
+		return prepared, err
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
 	m := make(map[string]firstRender, len(todo))
 	for i, rel := range todo {
-		m[rel] = res[i]
+		m[rel] = firstRender{out: res[i].out, trace: res[i].trace, err: res[i].err, analyzed: analyzedOf[rel]}
 	}
-	return m
+	return m, nil
 }
 
 // reusable reports whether the head render f of the path at rel stands for

@@ -64,6 +64,11 @@ type Options struct {
 	// Analyze takes one path of one revision through the pipeline (the
 	// analyze mode: each path an app).
 	Analyze AnalyzeFunc
+	// AnalyzeKeep, when set beside Analyze, takes the path through the
+	// pipeline with analysis, giving also the outcome as Analyze without
+	// analysis gives it, of one render: a review that analyzes every path
+	// at head (AnalyzePaths with analyzeSame) renders each once there.
+	AnalyzeKeep func(ctx context.Context, path, repoRoot string, trace *confine.Trace) (prepared, analyzed *pipeline.Outcome, err error)
 	// Build, when set instead of Analyze, builds and analyzes a whole
 	// revision at once (a Flux tree, every Argo CD Application): Paths
 	// are its starting points. Both revisions are built in full.
@@ -75,11 +80,17 @@ type Options struct {
 	// at both revisions, already analyzed (a merge of routeguard diff's
 	// shards, paths.go).
 	Sides SidesFunc
-	// ExportOnly, when set, exports of each revision only the files it
-	// accepts (slash paths from the repository root): a review that
-	// renders nothing (Sides) reads only CODEOWNERS and, for a path that
-	// did not build, the files under it (NeededBySides).
-	ExportOnly func(name string) bool
+	// OnDemand exports the revisions as the renders ask (ondemand.go), as
+	// Analyze always does: for Sides that take the paths through
+	// AnalyzePaths (a shard).
+	OnDemand bool
+	// Analyzed, when set, is told of each path analyzed at a revision
+	// (root is the revision's directory; err why it did not render), once
+	// its render is final.
+	Analyzed func(root, rel string, err error)
+	// exportWhole exports whole what would be exported on demand (the
+	// tests' reference).
+	exportWhole bool
 	// CodeOwners is the syntax of the head revision's CODEOWNERS file
 	// ("" the host its location and sections say; shared.go).
 	CodeOwners codeowners.Syntax
@@ -199,7 +210,7 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	switch {
 	case opts.Sides != nil:
 		var ps []PathSides
-		if ps, err = opts.Sides(rels, baseRoot, headRoot); err == nil {
+		if ps, err = opts.Sides(t); err == nil {
 			baseOut, headOut, res.Reused = Assemble(ps, opts.AllHeadFindings)
 		}
 	case opts.Pair != nil:
@@ -207,7 +218,7 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 	case opts.Build != nil:
 		baseOut, headOut, err = buildBoth(ctx, opts, rels, baseRoot, headRoot, res.Base.Name, res.Head.Name)
 	default:
-		baseOut, headOut, res.Reused, err = analyzeBoth(ctx, opts, rels, baseRoot, headRoot)
+		baseOut, headOut, res.Reused, err = analyzeBoth(ctx, opts, t)
 	}
 	if err != nil {
 		return nil, err
@@ -253,12 +264,32 @@ func Compare(ctx context.Context, opts Options) (*Result, error) {
 
 // Trees are the two revisions of a review, checked out: Base exported
 // into a private temporary directory, Head too unless it is the work
-// tree. Close removes them.
+// tree, whole or on demand (Options.OnDemand). Close removes them.
 type Trees struct {
 	Base, Head         Rev
 	Rels               []string // the paths, relative to the repository root
 	BaseRoot, HeadRoot string
 	tmp                string
+	// base and head are the revisions written on demand (nil: whole, or
+	// the work tree).
+	base, head *gitrev.OnDemand
+}
+
+// WriteUnder writes, of each revision written on demand, the files under
+// the paths (slash paths from the repository root): what is read of a
+// path other than by its traced renders (whether it exists, its routing
+// files when it does not build; unbuilt.go), and all a review assembled
+// from carried outcomes (Sides, a merge of shards) reads besides
+// CODEOWNERS.
+func (t *Trees) WriteUnder(rels []string) error {
+	for _, od := range []*gitrev.OnDemand{t.base, t.head} {
+		if od != nil {
+			if err := od.WriteUnder(rels); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Close removes the exported revisions.
@@ -291,7 +322,8 @@ func Checkout(opts Options) (*Trees, error) {
 	}
 	t := &Trees{Base: Rev{Name: base.Name, Hash: base.Hash}, Head: Rev{Name: "work tree"}, Rels: rels, tmp: tmp,
 		BaseRoot: filepath.Join(tmp, "base"), HeadRoot: repo.Root}
-	if err := export(repo, base, t.BaseRoot, opts.MaxTreeBytes, opts.ExportOnly); err != nil {
+	onDemand := (opts.OnDemand || opts.Analyze != nil) && !opts.exportWhole
+	if t.base, err = export(repo, base, t.BaseRoot, opts.MaxTreeBytes, onDemand); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -303,7 +335,7 @@ func Checkout(opts Options) (*Trees, error) {
 		}
 		t.Head = Rev{Name: head.Name, Hash: head.Hash}
 		t.HeadRoot = filepath.Join(tmp, "head")
-		if err := export(repo, head, t.HeadRoot, opts.MaxTreeBytes, opts.ExportOnly); err != nil {
+		if t.head, err = export(repo, head, t.HeadRoot, opts.MaxTreeBytes, onDemand); err != nil {
 			t.Close()
 			return nil, err
 		}
@@ -320,8 +352,8 @@ func btoi(b bool) int {
 
 // analyzeBoth takes each path of both revisions through the pipeline,
 // analyzing at both only the paths the change may affect (reuse.go).
-func analyzeBoth(ctx context.Context, opts Options, rels []string, baseRoot, headRoot string) (baseOut, headOut map[string]*pipeline.Outcome, reused int, err error) {
-	ps, err := analyzePaths(ctx, opts, rels, baseRoot, headRoot, opts.AllHeadFindings)
+func analyzeBoth(ctx context.Context, opts Options, t *Trees) (baseOut, headOut map[string]*pipeline.Outcome, reused int, err error) {
+	ps, err := analyzePaths(ctx, opts, t.Rels, t, opts.AllHeadFindings)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -348,12 +380,21 @@ func buildBoth(ctx context.Context, opts Options, rels []string, baseRoot, headR
 	return map[string]*pipeline.Outcome{rels[0]: outs[0]}, map[string]*pipeline.Outcome{rels[0]: outs[1]}, nil
 }
 
-func export(repo *gitrev.Repo, rev gitrev.Revision, dest string, limit int64, only func(string) bool) error {
+// export writes rev into dest, whole (nil) or on demand: then only
+// CODEOWNERS (shared.go reads it) is written before the renders ask.
+func export(repo *gitrev.Repo, rev gitrev.Revision, dest string, limit int64, onDemand bool) (*gitrev.OnDemand, error) {
 	if err := os.Mkdir(dest, 0o700); err != nil {
-		return err
+		return nil, err
 	}
-	_, err := repo.Export(rev, dest, gitrev.ExportOptions{MaxBytes: limit, Only: only})
-	return err
+	if !onDemand {
+		_, err := repo.Export(rev, dest, gitrev.ExportOptions{MaxBytes: limit})
+		return nil, err
+	}
+	od, err := repo.ExportOnDemand(rev, dest, gitrev.ExportOptions{MaxBytes: limit})
+	if err != nil {
+		return nil, err
+	}
+	return od, od.WriteUnder(codeowners.AllLocations)
 }
 
 // relPaths turns the paths into slash paths relative to the repository root.
@@ -386,23 +427,38 @@ func relPaths(root, dir string, paths []string) ([]string, error) {
 	return out, nil
 }
 
-// side renders and analyzes every path under root but those in skip; a
-// path missing in this revision contributes nothing (an app added or
-// removed by the change).
-func side(ctx context.Context, opts Options, root string, rels []string, skip map[string]bool) (map[string]*pipeline.Outcome, error) {
+// side renders and analyzes every path under root (written on demand
+// from od, when not nil) but those in skip; a path missing in this
+// revision contributes nothing (an app added or removed by the change).
+// With whole, od is written whole first.
+func side(ctx context.Context, opts Options, root string, od *gitrev.OnDemand, rels []string, skip map[string]bool, whole bool) (map[string]*pipeline.Outcome, error) {
 	var todo []string
 	for _, rel := range rels {
 		if exists(root, rel) && !skip[rel] {
 			todo = append(todo, rel)
 		}
 	}
-	return each(todo, func(rel string) (*pipeline.Outcome, error) {
-		out, err := opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true, nil)
-		if err != nil {
-			return renderFailure(ctx, root, rel, err)
+	var done func(string, error)
+	if opts.Analyzed != nil {
+		done = func(rel string, err error) { opts.Analyzed(root, rel, err) }
+	}
+	res, err := renderAll(todo, od, false, whole, func(rel string, t *confine.Trace) (*pipeline.Outcome, error) {
+		return opts.Analyze(ctx, filepath.Join(root, filepath.FromSlash(rel)), root, true, t)
+	}, done)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*pipeline.Outcome, len(todo))
+	for i, rel := range todo {
+		out := res[i].out
+		if res[i].err != nil {
+			if out, err = renderFailure(ctx, root, rel, res[i].err); err != nil {
+				return nil, err
+			}
 		}
-		return out, nil
-	})
+		m[rel] = out
+	}
+	return m, nil
 }
 
 // renderFailure turns a path that does not render at one revision into an
@@ -442,22 +498,6 @@ func notRendered(rels []string, base, head map[string]*pipeline.Outcome) []notic
 		}
 	}
 	return out
-}
-
-// each runs fn for every path, GOMAXPROCS at a time (the pipeline is
-// safe for concurrent renders); the first error in path order wins.
-func each(rels []string, fn func(string) (*pipeline.Outcome, error)) (map[string]*pipeline.Outcome, error) {
-	outs := make([]*pipeline.Outcome, len(rels))
-	errs := make([]error, len(rels))
-	eachIndex(len(rels), func(i int) { outs[i], errs[i] = fn(rels[i]) })
-	m := make(map[string]*pipeline.Outcome, len(rels))
-	for i, rel := range rels {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		m[rel] = outs[i]
-	}
-	return m, nil
 }
 
 // eachIndex calls fn(0..n-1), GOMAXPROCS at a time.
