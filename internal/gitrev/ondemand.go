@@ -292,9 +292,9 @@ func (d *OnDemand) Write(paths []string) error {
 func (d *OnDemand) WriteUnder(rels []string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	want := map[string]bool{}
+	want, seen := map[string]bool{}, map[string]bool{}
 	for _, rel := range rels {
-		d.under(rel, want)
+		d.under(rel, want, seen)
 	}
 	var paths []string
 	for p := range want {
@@ -312,9 +312,10 @@ func (d *OnDemand) WriteUnder(rels []string) error {
 	return err
 }
 
-// under adds rel, what is below it and where links among them lead to
-// want.
-func (d *OnDemand) under(rel string, want map[string]bool) {
+// under adds rel, what is below it and, for links among them, where they
+// lead and what is below that (a walk of the path follows links that stay
+// inside the tree) to want; seen holds the links' targets already added.
+func (d *OnDemand) under(rel string, want, seen map[string]bool) {
 	if rel != "." {
 		e, ok := d.entries[rel]
 		if !ok {
@@ -322,15 +323,18 @@ func (d *OnDemand) under(rel string, want map[string]bool) {
 		}
 		want[rel] = true
 		if e.mode == filemode.Symlink {
-			// Where a read or a listing through the link looks.
 			d.need(rel, false, 0, want)
+			if target := path.Join(path.Dir(rel), e.link); !seen[target] {
+				seen[target] = true
+				d.under(target, want, seen)
+			}
 		}
 		if e.mode != filemode.Dir {
 			return
 		}
 	}
 	for _, n := range d.children[rel] {
-		d.under(path.Join(rel, n), want)
+		d.under(path.Join(rel, n), want, seen)
 	}
 }
 

@@ -45,6 +45,8 @@ func onDemandRepo(t *testing.T) (*Repo, Revision) {
 		"apps/dangling":     "nowhere.yaml",
 		"escape/out.yaml":   "../../etc/passwd", // left out: escape/ is not made
 		"basedir":           "base",
+		"apps/web/nested":   "../../base/nested", // a directory below the path, elsewhere
+		"apps/web/up":       "..",                // to its parent: followed once
 	}
 	for p, l := range links {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
@@ -135,13 +137,13 @@ func TestOnDemandWriteAllIsTheExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := listTree(t, dest)
-	for _, want := range []string{"apps/web/route.yaml", "apps/web/svc.yaml -> ../../base/svc.yaml", "base/svc.yaml", "README.md"} {
+	for _, want := range []string{"apps/web/route.yaml", "apps/web/svc.yaml -> ../../base/svc.yaml", "base/svc.yaml", "README.md", "base/nested/deep/x.yaml", "apps/api/route.yaml"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("WriteUnder(apps/web, README.md) wrote %v, not %s", got, want)
 		}
 	}
-	if slices.Contains(got, "apps/api/route.yaml") {
-		t.Errorf("WriteUnder(apps/web) wrote apps/api: %v", got)
+	if slices.Contains(got, "charts/web/Chart.yaml") || slices.Contains(got, "base/kustomization.yaml") {
+		t.Errorf("WriteUnder(apps/web) wrote what is not below it nor linked from it: %v", got)
 	}
 	if d.Complete() {
 		t.Error("complete after a part")

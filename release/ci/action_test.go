@@ -445,6 +445,7 @@ func TestActionShardsAndMerge(t *testing.T) {
 		{"shard not numbers", "diff", "1/2; id", ".", "input shard must be I/N (such as 2/4), got '1/2; id'"},
 		{"shard of analyze", "analyze", "1/2", ".", "input shard is for the diff, flux-diff and argocd-diff commands, not analyze"},
 		{"merge of nothing", "merge", "", t.TempDir(), "command merge: no shard file (*.json) in "},
+		{"merge of a file of the repository", "merge", "", "README.md", "README.md is a file of the repository, not a shard job's artifact"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runAction(t, map[string]string{"version": "v" + releaseVersion, "download-url": url, "command": tc.command, "shard": tc.shard, "paths": tc.paths, "base": "HEAD"})
