@@ -54,9 +54,19 @@ func long(a Analyzer) bool {
 	return ok && l.Long()
 }
 
-// SortAnalyzers sorts analyzers by name.
+// SortAnalyzers sorts analyzers by name (each analyzer's Metadata asked
+// once: some build their lists of kinds).
 func SortAnalyzers(as []Analyzer) {
-	slices.SortStableFunc(as, func(a, b Analyzer) int {
-		return strings.Compare(a.Metadata().Name, b.Metadata().Name)
-	})
+	type named struct {
+		name string
+		a    Analyzer
+	}
+	ns := make([]named, len(as))
+	for i, a := range as {
+		ns[i] = named{a.Metadata().Name, a}
+	}
+	slices.SortStableFunc(ns, func(x, y named) int { return strings.Compare(x.name, y.name) })
+	for i, n := range ns {
+		as[i] = n.a
+	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/routeguard/routeguard/internal/analysis"
@@ -280,10 +280,13 @@ func fieldOrObject(field string) string {
 	return field
 }
 
-// bundledKinds lists the kinds of the bundled CRDs and the CRD kind, sorted.
-func bundledKinds() []manifest.GroupKind {
+// bundledKinds lists the kinds of the bundled CRDs and the CRD kind, sorted
+// (a copy: the list is made once, Metadata asks for it at every analysis).
+func bundledKinds() []manifest.GroupKind { return slices.Clone(bundledKindsOnce()) }
+
+var bundledKindsOnce = sync.OnceValue(func() []manifest.GroupKind {
 	return sortedKinds(append(apiserver.BundledKinds(), crdGK))
-}
+})
 
 func sortedKinds(gks []manifest.GroupKind) []manifest.GroupKind {
 	seen := map[manifest.GroupKind]bool{}
@@ -298,14 +301,39 @@ func sortedKinds(gks []manifest.GroupKind) []manifest.GroupKind {
 	return out
 }
 
-func slicesSortGK(gks []manifest.GroupKind) {
-	for i := 1; i < len(gks); i++ {
-		for j := i; j > 0 && compareGK(gks[j], gks[j-1]) < 0; j-- {
-			gks[j], gks[j-1] = gks[j-1], gks[j]
-		}
-	}
+func slicesSortGK(gks []manifest.GroupKind) { slices.SortStableFunc(gks, compareGK) }
+
+// compareGK orders kinds as "group/kind" strings compare, without making
+// them.
+func compareGK(a, b manifest.GroupKind) int {
+	return compareJoined(a.Group, a.Kind, b.Group, b.Kind)
 }
 
-func compareGK(a, b manifest.GroupKind) int {
-	return strings.Compare(a.Group+"/"+a.Kind, b.Group+"/"+b.Kind)
+// compareJoined compares a1+"/"+a2 with b1+"/"+b2.
+func compareJoined(a1, a2, b1, b2 string) int {
+	at := func(s1, s2 string, i int) (byte, bool) {
+		switch {
+		case i < len(s1):
+			return s1[i], true
+		case i == len(s1):
+			return '/', true
+		case i-len(s1)-1 < len(s2):
+			return s2[i-len(s1)-1], true
+		}
+		return 0, false
+	}
+	for i := 0; ; i++ {
+		x, okx := at(a1, a2, i)
+		y, oky := at(b1, b2, i)
+		switch {
+		case !okx && !oky:
+			return 0
+		case !okx:
+			return -1
+		case !oky:
+			return 1
+		case x != y:
+			return int(x) - int(y)
+		}
+	}
 }
