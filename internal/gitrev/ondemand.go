@@ -49,6 +49,7 @@ type OnDemand struct {
 	// out, not one of submodules only).
 	entries  map[string]treeEntry
 	children map[string][]string // directory ("." the top) -> entry names, sorted
+	indexed  int                 // tree entries read
 
 	mu       sync.Mutex
 	written  map[string]bool
@@ -116,6 +117,9 @@ func (d *OnDemand) index(t *object.Tree, dir string) error {
 			return fmt.Errorf("revision %s: %s: the tree holds two entries of this name", d.rev.Name, p)
 		}
 		seen[e.Name] = true
+		if d.indexed++; d.indexed > maxTreeEntries {
+			return fmt.Errorf("revision %s: the tree holds more than %d files and directories, more than routeguard indexes; review a smaller repository or one whose history this is not (a crafted tree can hold millions of empty files)", d.rev.Name, maxTreeEntries)
+		}
 		d.children[parent] = append(d.children[parent], e.Name)
 		switch e.Mode {
 		case filemode.Dir:
@@ -197,6 +201,11 @@ func (d *OnDemand) Complete() bool {
 	defer d.mu.Unlock()
 	return d.complete
 }
+
+// maxTreeEntries bounds the entries of a tree an on-demand export indexes
+// (each costs memory before anything is written; the largest public
+// monorepos hold a few hundred thousand files). A variable for the tests.
+var maxTreeEntries = 1_000_000
 
 // maxLinkHops bounds the links followed resolving one path (as the
 // kernel's ELOOP does).

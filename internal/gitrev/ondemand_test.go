@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5"
@@ -195,4 +196,16 @@ func listTree(t *testing.T, dir string) []string {
 	})
 	slices.Sort(out)
 	return out
+}
+
+// A tree of more entries than an export indexes is refused with a message
+// naming the revision, before anything is written.
+func TestOnDemandRefusesHugeTrees(t *testing.T) {
+	repo, rev := onDemandRepo(t)
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 5
+	_, err := repo.ExportOnDemand(rev, t.TempDir(), ExportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "revision one: the tree holds more than 5 files and directories") {
+		t.Errorf("a tree over the cap: %v", err)
+	}
 }
