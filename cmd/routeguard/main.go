@@ -46,7 +46,9 @@ func main() {
 	// deprecation warnings, once per kustomization built) is said once,
 	// prefixed; routeguard's own stderr is env.Stderr, the terminal's.
 	stderr := os.Stderr
-	guard.AtExit(render.KustomizeWarnings(env.Stderr))
+	var restore func()
+	env.Stderr, restore = render.KustomizeWarnings(env.Stderr)
+	guard.AtExit(restore)
 	env.Exit = func(code int) {
 		guard.RunExitHooks()
 		os.Exit(code)
