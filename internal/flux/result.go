@@ -185,7 +185,13 @@ func (b *builder) result() *Result {
 			}
 			r.Findings = append(r.Findings, n.finding(code, n.Reason))
 		}
+		if nt, ok := otherClusterNotice(n); ok {
+			r.Notices = append(r.Notices, nt)
+		}
 		for _, d := range n.duplicates {
+			if d.otherCluster {
+				continue
+			}
 			f := analysis.Finding{Code: analysis.CodeAppliedTwice, Object: analysis.RefOf(d.object), Source: d.object.Source, Analyzer: "flux"}.Fill(d.object.String(), "differently", d.first.describe(), n.describe(), "the last to reconcile wins, so it flips between the two")
 			if first := d.first.objectByKey(d.object.Key()); first != nil && sameButMetadata(first.Body, d.object.Body) {
 				// The same object from a shared component (an app-template
@@ -252,6 +258,14 @@ type clusterUse struct {
 type duplicate struct {
 	object *manifest.Object
 	first  *Node
+	// otherCluster: first applies it into another cluster than the node
+	// does (destination): not a conflict, but only first's copy is in
+	// the tree's objects.
+	otherCluster bool
+}
+
+func newDuplicate(o *manifest.Object, first, n *Node) duplicate {
+	return duplicate{object: o, first: first, otherCluster: destination(first) != destination(n)}
 }
 
 // finding is a finding about the node's object.

@@ -302,7 +302,7 @@ func (b *builder) merge(n *Node) (stale bool) {
 			// applies without a sync Kustomization (bootstrap's kubectl
 			// apply, which prunes nothing) and a Kustomization then owns.
 			if conflicting(prev, n, o) {
-				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
+				n.duplicates = append(n.duplicates, newDuplicate(o, prev, n))
 			}
 			continue
 		}
@@ -357,7 +357,7 @@ func (b *builder) restate() {
 		n.duplicates = nil
 		for _, o := range n.Objects {
 			if prev := b.state.add(n, o); prev != nil && conflicting(prev, n, o) {
-				n.duplicates = append(n.duplicates, duplicate{object: o, first: prev})
+				n.duplicates = append(n.duplicates, newDuplicate(o, prev, n))
 			}
 		}
 	}

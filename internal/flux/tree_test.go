@@ -1326,3 +1326,64 @@ func TestBuildTreeUnreadRoutingWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildTreeOtherClusterNoConflict: the hub and spoke layout, where
+// Kustomizations with spec.kubeConfig apply the same ClusterRoleBinding,
+// differently, into the staging and production clusters, is no RG0105 but
+// a warning that the second copy is not analyzed; two Kustomizations
+// applying it differently into the same cluster stay RG0105.
+func TestBuildTreeOtherClusterNoConflict(t *testing.T) {
+	ks := func(name, secret string) string {
+		s := "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
+			"spec:\n  interval: 1h\n  path: ./tenants/" + name + "\n  sourceRef: {kind: GitRepository, name: flux-system}\n"
+		if secret != "" {
+			s += "  kubeConfig: {secretRef: {name: " + secret + "}}\n"
+		}
+		return s + "---\n"
+	}
+	crb := func(sa string) string {
+		return "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: flux-cluster-admin}\n" +
+			"roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\n" +
+			"subjects: [{kind: ServiceAccount, name: " + sa + ", namespace: flux-system}]\n"
+	}
+	for _, tc := range []struct {
+		name             string
+		staging, prod    string
+		wantRG0105, warn bool
+	}{
+		{"two clusters", "staging-kubeconfig", "production-kubeconfig", false, true},
+		{"one cluster", "", "", true, false},
+		{"same kubeConfig", "spoke", "spoke", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeRepo(t, map[string]string{
+				"clusters/hub/tenants.yaml":   ks("staging", tc.staging) + ks("production", tc.prod),
+				"tenants/staging/crb.yaml":    crb("staging"),
+				"tenants/production/crb.yaml": crb("production"),
+			})
+			res, err := BuildTree(context.Background(), Options{RepoRoot: root, Path: filepath.Join(root, "clusters/hub")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bool
+			for _, f := range res.Findings {
+				got = got || f.Code == analysis.CodeAppliedTwice
+			}
+			if got != tc.wantRG0105 {
+				t.Errorf("RG0105 %v, want %v: %+v", got, tc.wantRG0105, res.Findings)
+			}
+			var warned bool
+			for _, n := range res.Notices {
+				if strings.Contains(n.Text, "another cluster under") || strings.Contains(n.Text, "into another cluster") {
+					warned = true
+					if n.Level != notice.Warning || !strings.Contains(n.Text, "ClusterRoleBinding") || !strings.Contains(n.Text, "Secret flux-system/") {
+						t.Errorf("notice %+v", n)
+					}
+				}
+			}
+			if warned != tc.warn {
+				t.Errorf("other-cluster notice %v, want %v: %+v", warned, tc.warn, res.Notices)
+			}
+		})
+	}
+}
