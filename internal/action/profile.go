@@ -7,6 +7,11 @@ import (
 	"github.com/routeguard/routeguard/internal/profile"
 )
 
+// StartProfile starts the profiles of dir (else $ROUTEGUARD_PROFILE) for a
+// command that is not one action (the diff commands, with or without
+// --shard, and report merge); see startProfile.
+func StartProfile(env Env, dir string) (stop func(), err error) { return startProfile(env, dir) }
+
 // startProfile starts the profiles of dir (else $ROUTEGUARD_PROFILE); the
 // returned func writes them, and runs on a limit's way out too (a failure
 // to write them is said on env.Stderr: the run's result stands).

@@ -12,6 +12,7 @@ import (
 	"github.com/routeguard/routeguard/internal/action"
 	"github.com/routeguard/routeguard/internal/analysis"
 	"github.com/routeguard/routeguard/internal/notice"
+	"github.com/routeguard/routeguard/internal/profile"
 	"github.com/routeguard/routeguard/internal/report"
 	"github.com/routeguard/routeguard/internal/routediff"
 	"github.com/routeguard/routeguard/internal/routemap"
@@ -62,6 +63,7 @@ with --fail-on-shared-change: 1 also when shared routing changed),
 // its exit code.
 type diffReport struct {
 	output, svg  string
+	profile      string
 	failOnNew    analysis.FailOn
 	failOnShared bool
 	reports      reportFlags
@@ -90,7 +92,19 @@ func (d *diffReport) registerOutput(cmd *cobra.Command, revs *action.DiffOptions
 	fs.Var(&failOnFlag{&d.failOnNew}, "fail-on-new", "exit 1 only when a finding introduced by the change reaches this severity ("+strings.Join(analysis.FailOnNames, ", ")+"); routing changes alone then exit 0")
 	d.reports.register(cmd, "the review (the findings of the head revision)")
 	d.progress.register(cmd)
+	fs.StringVar(&d.profile, "profile", "", "write a CPU and a heap profile of the run into this directory (cpu.pprof, heap.pprof, memstats.txt; default: $"+profile.Env+", else none)")
 	d.revs = revs
+}
+
+// profiled runs fn with the run's profiles on (--profile, else
+// $ROUTEGUARD_PROFILE).
+func (d *diffReport) profiled(env *Env, fn func() error) error {
+	stop, err := action.StartProfile(env.action(), d.profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return fn()
 }
 
 // run checks the output format, compares with diff and writes the report.
@@ -214,12 +228,14 @@ files into the review without rendering anything, the same as without
 ` + diffLong,
 		Example: "  routeguard diff --base origin/main apps/shop\n  routeguard diff --base main --head feature -o markdown --fail-on-new error .\n  routeguard diff --base origin/main --shard 2/4 --shard-out shard-2.json apps/*",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if sh.spec != "" || sh.out != "" {
-				return sh.run(cmd, env, "app path(s)", func(spec shard.Spec) (*action.ShardFile, error) {
-					return a.RunShard(cmd.Context(), env.action(), spec, args)
-				})
-			}
-			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			return d.profiled(env, func() error {
+				if sh.spec != "" || sh.out != "" {
+					return sh.run(cmd, env, "app path(s)", func(spec shard.Spec) (*action.ShardFile, error) {
+						return a.RunShard(cmd.Context(), env.action(), spec, args)
+					})
+				}
+				return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			})
 		},
 	}
 	sh.register(cmd, "app paths")
@@ -272,12 +288,14 @@ as without --shard (docs/diff.md, "Shards").
 		Example: "  routeguard flux diff --base origin/main clusters/production\n  routeguard flux diff --base origin/main --shard 2/4 --shard-out shard-2.json clusters/production",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if sh.spec != "" || sh.out != "" {
-				return sh.run(cmd, env, "Kustomization(s), HelmRelease(s) and ResourceSet(s)", func(spec shard.Spec) (*action.ShardFile, error) {
-					return a.RunShard(cmd.Context(), env.action(), spec, args)
-				})
-			}
-			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			return d.profiled(env, func() error {
+				if sh.spec != "" || sh.out != "" {
+					return sh.run(cmd, env, "Kustomization(s), HelmRelease(s) and ResourceSet(s)", func(spec shard.Spec) (*action.ShardFile, error) {
+						return a.RunShard(cmd.Context(), env.action(), spec, args)
+					})
+				}
+				return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			})
 		},
 	}
 	sh.register(cmd, "Kustomizations and HelmReleases")
@@ -320,12 +338,14 @@ docs/diff.md, "Shards").
 ` + diffLong,
 		Example: "  routeguard argocd diff --base origin/main argocd/\n  routeguard argocd diff --base origin/main --shard 2/4 --shard-out shard-2.json argocd/",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if sh.spec != "" || sh.out != "" {
-				return sh.run(cmd, env, "Application(s)", func(spec shard.Spec) (*action.ShardFile, error) {
-					return a.RunShard(cmd.Context(), env.action(), spec, args)
-				})
-			}
-			return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			return d.profiled(env, func() error {
+				if sh.spec != "" || sh.out != "" {
+					return sh.run(cmd, env, "Application(s)", func(spec shard.Spec) (*action.ShardFile, error) {
+						return a.RunShard(cmd.Context(), env.action(), spec, args)
+					})
+				}
+				return d.run(cmd, env, func() (*routediff.Result, error) { return a.Run(cmd.Context(), env.action(), args) })
+			})
 		},
 	}
 	sh.register(cmd, "Applications")

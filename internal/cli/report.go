@@ -61,9 +61,11 @@ artifacts of another run (a fork could post any review content).`,
 		Example: "  routeguard report merge -o markdown shard-*.json\n  routeguard report merge --report sarif=routeguard.sarif shard-1.json shard-2.json",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := d.run(cmd, env, func() (*routediff.Result, error) {
-				a.Progress, a.AllHeadFindings = revs.Progress, revs.AllHeadFindings
-				return a.Run(cmd.Context(), env.action(), args)
+			err := d.profiled(env, func() error {
+				return d.run(cmd, env, func() (*routediff.Result, error) {
+					a.Progress, a.AllHeadFindings = revs.Progress, revs.AllHeadFindings
+					return a.Run(cmd.Context(), env.action(), args)
+				})
 			})
 			if a.Taken+a.Built > 0 {
 				// flux diff's shards: the review is the unsharded one
