@@ -18,6 +18,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+SCRIPTS=$PWD/scripts
 APPS=${APPS:-400}
 RELEASES=${RELEASES:-200}
 RUNS=${RUNS:-1}
@@ -46,20 +47,6 @@ for i in 1 2 3 4; do "${full[@]}" --shard "$i/4" --shard-out "$WORK/shard-$i.jso
 cmp "$WORK/full.json" "$WORK/merged.json"
 echo "merged == unsharded ($(wc -c <"$WORK/full.json") bytes of JSON); shard files: $(du -ch "$WORK"/shard-*.json | tail -1 | cut -f1)"
 
-timed() { # label command...: one run, "label wall cpu peakKiB"
-  local label=$1; shift
-  /usr/bin/time -f "$label %e %U %S %M" -o "$WORK/t" "$@" >/dev/null 2>&1 || true
-  tail -1 "$WORK/t" | awk '{printf "%s %s %.2f %s\n", $1, $2, $3+$4, $5}'
-}
-for r in $(seq "$RUNS"); do
-  for i in 1 2 3 4; do
-    timed full "${full[@]}" -o json
-    timed "shard-$i" "${full[@]}" --shard "$i/4" --shard-out "$WORK/shard-$i.json"
-  done
-  timed merge "$RG" report merge -o json "$WORK"/shard-{1,2,3,4}.json
-done | tee "$WORK/times"
-awk '
-  $1=="full" {fw=$2; fc=$3; next}
-  $1 ~ /^shard/ {printf "%s: wall %.1f s (%.0f%% of the full review, %.1f s), CPU %.1f s (%.0f%% of %.1f s), peak %d MiB\n", $1, $2, 100*$2/fw, fw, $3, 100*$3/fc, fc, $4/1024}
-  $1=="merge" {printf "merge: wall %.1f s, CPU %.1f s, peak %d MiB\n", $2, $3, $4/1024}
-' "$WORK/times"
+# shellcheck source=scripts/shard-timing.sh
+. "$SCRIPTS/shard-timing.sh"
+time_shards
