@@ -25,6 +25,9 @@ type FluxDiff struct {
 	// merged, when set (report merge), gives the builds of the shards of
 	// the review.
 	merged *fluxMerged
+	// confineSources (a shard, report merge): every --source directory
+	// must lead to one inside the revision (sourcesInside).
+	confineSources bool
 }
 
 // Run compares the tree under paths (at most one: the cluster directory;
@@ -47,6 +50,11 @@ func (a *FluxDiff) Run(ctx context.Context, env Env, paths []string) (*routediff
 func (a *FluxDiff) tree(ctx context.Context, env Env, wd, root, rel string, tune func(*flux.Options)) (*FluxBuild, flux.Options, *flux.Result, error) {
 	b := &FluxBuild{All: true, Analyze: true, Output: "yaml", RepoRoot: root, Tree: a.Tree, Analysis: a.Analysis}
 	b.Tree.Sources = revisionPaths(a.Tree.Sources, wd, root)
+	if a.confineSources {
+		if err := sourcesInside(b.Tree.Sources, root); err != nil {
+			return nil, flux.Options{}, nil, err
+		}
+	}
 	opts, err := b.options(env, filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil, opts, nil, err

@@ -32,12 +32,16 @@ var strictNames = map[flux.Strictness]string{flux.StrictOn: "true", flux.StrictO
 func (a *FluxDiff) fluxShardOptions(env Env, rels []string) (ShardOptions, error) {
 	for _, f := range []struct{ flag, v string }{
 		{"--config", a.Analysis.ConfigFile}, {"--plugins", a.Analysis.Plugins}, {"--crd-dir", a.Analysis.Cluster.CRDDir},
-		{"--chart-cache", a.Tree.ChartCache}, {"--source", strings.Join(a.Tree.Sources, ",")}, {"--vars-file", strings.Join(a.Tree.VarsFiles, ",")},
+		{"--chart-cache", a.Tree.ChartCache}, {"--vars-file", strings.Join(a.Tree.VarsFiles, ",")},
 		{"--changed-from", a.Changed.From}, {"--changed-files", a.Changed.Files},
 	} {
 		if f.v != "" {
 			return ShardOptions{}, fmt.Errorf("--shard does not take %s yet (the merge would read that file, directory or list); run the review without --shard", f.flag)
 		}
+	}
+	sources, err := shardSources(a.Tree.Sources, env.workDir())
+	if err != nil {
+		return ShardOptions{}, err
 	}
 	strict, ok := strictNames[a.Tree.Strict]
 	if !ok {
@@ -46,7 +50,7 @@ func (a *FluxDiff) fluxShardOptions(env Env, rels []string) (ShardOptions, error
 	return ShardOptions{Paths: rels, Review: a.Review, IgnorePointers: a.IgnorePointers, CodeOwners: a.CodeOwners,
 		KubeVersion:  cmp.Or(a.Tree.KubeVersion, env.Getenv("KUBE_VERSION")), // the merge's environment may differ
 		AllowNetwork: a.Tree.AllowNetwork, FetchCharts: a.Tree.FetchCharts, GatewayAPIChannel: a.Analysis.Cluster.GatewayAPIChannel,
-		Strict: strict, Vars: a.Tree.Vars}, nil
+		Strict: strict, Vars: a.Tree.Vars, Sources: sources}, nil
 }
 
 // RunShard builds the shard's part of the tree under paths (as Run takes
@@ -74,6 +78,7 @@ func (a *FluxDiff) RunShard(ctx context.Context, env Env, spec shard.Spec, paths
 	out := &ShardFile{Format: ShardFormat, Version: ShardVersion, Command: "flux diff", Base: t.Base, Head: t.Head,
 		Index: spec.Index, Count: spec.Count, Options: opts, Apps: []string{}, LeftOut: []string{}}
 	wd := env.workDir()
+	a.confineSources = true
 	var plans [2]*flux.ShardPlan
 	var errs [2]error
 	var wg sync.WaitGroup

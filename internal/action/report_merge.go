@@ -106,6 +106,9 @@ func (m *ReportMerge) runFlux(ctx context.Context, env Env, shards []readShard) 
 	if err != nil {
 		return nil, err
 	}
+	if top, err := render.FindRepoRoot(env.workDir()); err == nil {
+		a.Tree.Sources, a.confineSources = mergeSources(o.Sources, top), true
+	}
 	res, err := a.Run(ctx, env, paths)
 	if err != nil {
 		return nil, err
@@ -301,6 +304,9 @@ func readShardFile(path string, limit int64) (*ShardFile, error) {
 	case "flux diff":
 		if _, ok := flux.ParseStrictName(sf.Options.Strict); !ok {
 			return nil, fmt.Errorf("options.strict %q: want true, false or auto", sf.Options.Strict)
+		}
+		if err := checkShardSources(sf.Options.Sources); err != nil {
+			return nil, err
 		}
 		for i, r := range sf.Revisions {
 			if len(r.Apps) > 0 {

@@ -102,4 +102,8 @@ type ShardOptions struct {
 	AppFlags   string   `json:"appFlags,omitempty"`
 	Strict     string   `json:"strict,omitempty"`
 	Vars       []string `json:"vars,omitempty"`
+	// Sources are flux diff's --source mappings of directories inside the
+	// repository, each path a slash path from its top
+	// (flux_shard_sources.go).
+	Sources []string `json:"sources,omitempty"`
 }

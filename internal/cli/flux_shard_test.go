@@ -307,8 +307,9 @@ func TestFluxReportMergeRefusesBadShards(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.name, code, out, stderr, tc.want)
 		}
 	}
-	// Flags the merge would have to read files for are refused.
-	for _, flag := range [][]string{{"--vars-file", "x.yaml"}, {"--source", "GitRepository/a/b=."}, {"--changed-from", commits[0].Hash}, {"-o", "json"}} {
+	// Flags the merge would have to read files for are refused (--source
+	// for a directory outside the repository: TestFluxShardSourceInsideRepository).
+	for _, flag := range [][]string{{"--vars-file", "x.yaml"}, {"--source", "GitRepository/a/b=" + t.TempDir()}, {"--changed-from", commits[0].Hash}, {"-o", "json"}} {
 		f := filepath.Join(t.TempDir(), "s.json")
 		_, stderr, code := runIn(t, dir, append(append(append([]string{}, args...), flag...), "--shard", "1/2", "--shard-out", f)...)
 		if code != ExitError || !strings.Contains(stderr, flag[0]) {

@@ -25,7 +25,8 @@ import (
 //
 // What a build reads of the cluster (the objects the tree applied before
 // it) is its inputs (inputsOf): every Flux source, the substituteFrom and
-// valuesFrom ConfigMaps and Secrets it names and what makes them. A node
+// valuesFrom ConfigMaps and Secrets it names and what makes them, and for a
+// Kustomization the substitution webhook's (webhook.go) and its own. A node
 // of another revision whose object, inputs and traced files are the same
 // builds the same objects (Options.Reuse takes them instead of building).
 
@@ -111,7 +112,7 @@ func (b *nodeRender) traceOrigin(n *Node, o *origin) bool {
 // revision). It is taken when n starts building (the state does not
 // change while a wave builds).
 func (b *builder) inputsOf(n *Node) string {
-	if n.Parent == nil || n.IsResourceSet() || b.webhook() != nil {
+	if n.Parent == nil || n.IsResourceSet() {
 		return ""
 	}
 	var sb strings.Builder
@@ -155,6 +156,26 @@ func (b *builder) inputsOf(n *Node) string {
 		}
 		if by, ok := b.state.madeBy(n.Object.Namespace, name); ok {
 			fmt.Fprintf(&sb, "made %s/%s by %s\n", n.Object.Namespace, name, by)
+		}
+	}
+	// A substitution webhook writes into a Kustomization what the
+	// ConfigMaps and Secrets its values name hold (mutate).
+	if w := b.webhook(); w != nil && n.IsKustomization() {
+		fmt.Fprintf(&sb, "webhook %s in %s: %q %q\n", w.by, w.namespace, w.configMaps, w.secrets)
+		for _, r := range []struct {
+			kind  string
+			names []string
+		}{{"ConfigMap", w.configMaps}, {"Secret", w.secrets}} {
+			for _, name := range r.names {
+				if o, ok := b.state.lookup(r.kind, w.namespace, name); ok {
+					put("webhook", o)
+				} else {
+					fmt.Fprintf(&sb, "webhook %s %s/%s absent\n", r.kind, w.namespace, name)
+				}
+				if by, ok := b.state.madeBy(w.namespace, name); ok {
+					fmt.Fprintf(&sb, "webhook made %s/%s by %s\n", w.namespace, name, by)
+				}
+			}
 		}
 	}
 	return sb.String()
