@@ -169,8 +169,9 @@ func TestFluxShardSourceInsideRepository(t *testing.T) {
 // applied by a Kustomization of its own that applies no Flux object (so
 // the shards that do not hold it leave it out, and build without its
 // keys), and six app Kustomizations whose routes use ${CLUSTER_DOMAIN}.
-// The second commit changes the domain and one route's weights.
-func webhookRepo(t *testing.T) (string, [2]string) {
+// The second commit changes the domain and one route's weights, the third
+// another route's weights only.
+func webhookRepo(t *testing.T) (string, [3]string) {
 	t.Helper()
 	repo := newTestRepo(t)
 	ks := func(name, path string) string {
@@ -203,7 +204,8 @@ func webhookRepo(t *testing.T) (string, [2]string) {
 		"settings/cluster-config.yaml": strings.Replace(files["settings/cluster-config.yaml"], "home.example.com", "lab.example.com", 1),
 		"web/web-2/route.yaml":         route(2, "50"),
 	})
-	return repo.dir, [2]string{first, second}
+	third := repo.commit(map[string]string{"web/web-4/route.yaml": route(4, "70")})
+	return repo.dir, [3]string{first, second, third}
 }
 
 // The shards of a tree with a substitution webhook are taken by the
@@ -215,10 +217,10 @@ func webhookRepo(t *testing.T) (string, [2]string) {
 func TestFluxShardSubstitutionWebhook(t *testing.T) {
 	dir, commits := webhookRepo(t)
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, p := range [][2]int{{0, 1}, {1, 0}} {
+	for _, p := range [][2]int{{0, 1}, {1, 0}, {1, 2}} {
 		args := []string{"flux", "diff", "--base", commits[p[0]], "--head", commits[p[1]], "clusters/home"}
 		full, _, _ := runIn(t, dir, args...)
-		if !strings.Contains(full, "web-2.lab.example.com") && !strings.Contains(full, "web-2.home.example.com") {
+		if strings.Contains(full, "${") || !strings.Contains(full, ".example.com") {
 			t.Fatalf("the webhook's variables were not substituted:\n%s", full)
 		}
 		for _, n := range []int{2, 3, 4} {
@@ -239,6 +241,70 @@ func TestFluxShardSubstitutionWebhook(t *testing.T) {
 					t.Errorf("%v, %d shards, -o %s: notices differ\n--- unsharded\n%s\n--- merged\n%s", p, n, format, fullErr, mergedErr)
 				}
 			}
+		}
+	}
+}
+
+// An affected-only flux diff of a tree synced from an OCI artifact of the
+// repository (--source ...=kubernetes) traces the builds on the mapped
+// directory (before, its source made every trace opaque and everything
+// was built at both revisions): the shop's route and the new docs app are
+// built at both, the gateway and the blog are not, and the review is the
+// full review, in both directions.
+func TestFluxAffectedSourceInsideRepository(t *testing.T) {
+	dir, commits := ociSyncRepo(t)
+	source := "--source=OCIRepository/flux-system/flux-system=kubernetes"
+	for _, p := range [][2]int{{0, 1}, {1, 0}} {
+		for _, format := range []string{"json", "text"} {
+			args := []string{"flux", "diff", "--head", commits[p[1]], source, "-o", format, "kubernetes/clusters/home"}
+			fullOut, fullErr, fullCode := runIn(t, dir, append(args, "--base", commits[p[0]])...)
+			affOut, affErr, affCode := runIn(t, dir, append(args, "--changed-from", commits[p[0]])...)
+			name := fmt.Sprintf("%v -o %s", p, format)
+			if fullCode != affCode || fullCode == ExitError {
+				t.Fatalf("%s: exit %d full, %d affected-only\n%s\n%s", name, fullCode, affCode, fullErr, affErr)
+			}
+			if format == "json" {
+				fullOut, affOut = withoutCounts(t, fullOut), withoutCounts(t, affOut)
+			} else {
+				if !strings.Contains(affOut, "HelmReleases: 2 built, 2 unaffected") && !strings.Contains(affOut, "HelmReleases: 1 built, 2 unaffected") {
+					t.Errorf("%s: want the gateway and the blog unaffected:\n%s", name, affOut)
+				}
+				fullOut, affOut = fluxCountsLine.ReplaceAllString(fullOut, ""), fluxCountsLine.ReplaceAllString(affOut, "")
+			}
+			if fullOut != affOut {
+				t.Errorf("%s: the affected-only review differs from the full review\n--- full\n%s\n--- affected-only\n%s", name, fullOut, affOut)
+			}
+			if f, a := stderrWithoutAffectedNote(fullErr), stderrWithoutAffectedNote(affErr); f != a {
+				t.Errorf("%s: notices differ\n--- full\n%s\n--- affected-only\n%s", name, f, a)
+			}
+		}
+	}
+}
+
+// An affected-only flux diff of a tree with a substitution webhook is the
+// full review: a change to the webhook's ConfigMap builds every
+// Kustomization at both revisions, one to a route only that route's
+// (before, a webhook made every node's inputs unknown: all built).
+func TestFluxAffectedSubstitutionWebhook(t *testing.T) {
+	dir, commits := webhookRepo(t)
+	for _, tc := range []struct {
+		p    [2]int
+		want string
+	}{{[2]int{0, 1}, " 8 built, 2 unaffected"}, {[2]int{1, 0}, " 8 built, 2 unaffected"}, {[2]int{1, 2}, " 1 built, 9 unaffected"}, {[2]int{2, 1}, " 1 built, 9 unaffected"}} {
+		args := []string{"flux", "diff", "--head", commits[tc.p[1]], "clusters/home"}
+		fullOut, fullErr, fullCode := runIn(t, dir, append(args, "--base", commits[tc.p[0]])...)
+		affOut, affErr, affCode := runIn(t, dir, append(args, "--changed-from", commits[tc.p[0]])...)
+		if fullCode != affCode || fullCode == ExitError {
+			t.Fatalf("%v: exit %d full, %d affected-only\n%s\n%s", tc.p, fullCode, affCode, fullErr, affErr)
+		}
+		if !strings.Contains(affOut, "HelmReleases:"+tc.want) {
+			t.Errorf("%v: want%s:\n%s", tc.p, tc.want, affOut)
+		}
+		if f, a := fluxCountsLine.ReplaceAllString(fullOut, ""), fluxCountsLine.ReplaceAllString(affOut, ""); f != a {
+			t.Errorf("%v: the affected-only review differs from the full review\n--- full\n%s\n--- affected-only\n%s", tc.p, f, a)
+		}
+		if f, a := stderrWithoutAffectedNote(fullErr), stderrWithoutAffectedNote(affErr); f != a {
+			t.Errorf("%v: notices differ\n--- full\n%s\n--- affected-only\n%s", tc.p, f, a)
 		}
 	}
 }

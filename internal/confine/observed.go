@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -44,6 +45,25 @@ func (t *Trace) Observations() []Observation {
 		return int(x.Kind) - int(y.Kind)
 	})
 	return out
+}
+
+// AddUnder adds every observation of from (a trace relative to a
+// directory prefix, a slash path below t's root) to t, under prefix, and
+// from's opacity.
+func (t *Trace) AddUnder(from *Trace, prefix string) {
+	if t == nil || from == nil {
+		return
+	}
+	for _, o := range from.Observations() {
+		p := o.Path
+		if o.Kind != ObservedGlob || !path.IsAbs(p) {
+			p = path.Join(prefix, p)
+		}
+		t.add(op(o.Kind), p)
+	}
+	if r := from.OpaqueReason(); r != "" {
+		t.Opaque(r)
+	}
 }
 
 // Record adds an observation of abs (a path inside the root dir) that a

@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,5 +49,25 @@ func TestObserve(t *testing.T) {
 	tr.Opaque("child process")
 	if same, why := tr.SameIn(a, a); same || why != "child process" {
 		t.Errorf("an opaque trace: %v %q", same, why)
+	}
+}
+
+// TestAddUnder: the observations of a trace relative to a directory are
+// added under its path, and its opacity with them.
+func TestAddUnder(t *testing.T) {
+	root := t.TempDir()
+	sub := NewTrace()
+	sub.Record(ObservedContent, filepath.Join(root, "k"), filepath.Join(root, "k", "apps", "a.yaml"))
+	sub.Record(ObservedStat, filepath.Join(root, "k"), filepath.Join(root, "k"))
+	into := NewTrace()
+	into.AddUnder(sub, "kubernetes")
+	got := fmt.Sprint(into.Observations())
+	if want := fmt.Sprint([]Observation{{ObservedStat, "kubernetes"}, {ObservedContent, "kubernetes/apps/a.yaml"}}); got != want || into.OpaqueReason() != "" {
+		t.Errorf("got %s (opaque %q), want %s", got, into.OpaqueReason(), want)
+	}
+	sub.Opaque("a child process")
+	into.AddUnder(sub, "kubernetes")
+	if into.OpaqueReason() != "a child process" {
+		t.Errorf("opacity not added: %q", into.OpaqueReason())
 	}
 }

@@ -54,8 +54,10 @@ func (b *nodeRender) buildHelmRelease(ctx context.Context, n *Node) ([]*manifest
 		n.Dir = cs.origin.realDir(cs.dir)
 	}
 	var trace *confine.Trace
-	if cs.origin != nil && b.traceOrigin(n, cs.origin) {
-		trace = n.Trace
+	if cs.origin != nil {
+		var traced func()
+		trace, traced = b.originTrace(n, cs.origin)
+		defer traced()
 	}
 	values, unread, err := b.helmValues(n, hr)
 	if err != nil {

@@ -66,11 +66,12 @@ func (b *nodeRender) buildKustomization(ctx context.Context, n *Node) ([]*manife
 	if o.self {
 		n.Dir = o.realDir(dirPath)
 	}
-	traced := b.traceOrigin(n, o)
-	if traced {
+	trace, traced := b.originTrace(n, o)
+	defer traced()
+	if trace != nil {
 		// The generator and the checks read spec.path with the os
 		// package: everything below it counts.
-		n.Trace.Record(confine.ObservedStat, o.dir, dirPath)
+		trace.Record(confine.ObservedStat, o.dir, dirPath)
 	}
 	if err := b.checkKustomizationFile(dirPath); err != nil {
 		return nil, err
@@ -101,8 +102,8 @@ func (b *nodeRender) buildKustomization(ctx context.Context, n *Node) ([]*manife
 		offline = &offlineFS{FileSystem: fsys, disk: limitFS{FileSystem: base, b: b.workspace, display: display}, display: display}
 		fsys = offline
 	}
-	if traced {
-		fsys = traceFS{FileSystem: fsys, t: n.Trace, dir: o.dir}
+	if trace != nil {
+		fsys = traceFS{FileSystem: fsys, t: trace, dir: o.dir}
 	}
 	if b.opts.AllowNetwork {
 		n.Trace.Opaque("remote Kustomize bases may be fetched (--allow-network)")

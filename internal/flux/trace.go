@@ -94,17 +94,26 @@ func (f traceFS) Walk(p string, walkFn filepath.WalkFunc) error {
 	return f.FileSystem.Walk(p, walkFn)
 }
 
-// traceOrigin records that the node's build reads dir (everything below
-// it) of source o, or makes the trace opaque when o is not this checkout.
-func (b *nodeRender) traceOrigin(n *Node, o *origin) bool {
+// originTrace is the trace the node's build records what it reads of
+// source o into, paths relative to o's directory: the node's own for this
+// checkout; for a directory of this checkout that --source maps (a
+// FluxInstance or OCIRepository syncing an artifact pushed from it), one
+// that done adds to the node's under the directory's path; nil, the
+// node's trace made opaque, for any other source. done must be called
+// once the build has read what it reads.
+func (b *nodeRender) originTrace(n *Node, o *origin) (t *confine.Trace, done func()) {
 	if n.Trace == nil {
-		return false
+		return nil, func() {}
 	}
-	if !o.self || o.real != b.root {
-		n.Trace.Opaque("its source, " + o.name + ", is not this checkout")
-		return false
+	if o.self && o.real == b.root {
+		return n.Trace, func() {}
 	}
-	return true
+	if rel, err := filepath.Rel(b.root, o.real); err == nil && o.real != "" && o.files == nil && filepath.IsLocal(rel) {
+		sub := confine.NewTrace()
+		return sub, func() { n.Trace.AddUnder(sub, filepath.ToSlash(rel)) }
+	}
+	n.Trace.Opaque("its source, " + o.name + ", is not this checkout")
+	return nil, func() {}
 }
 
 // inputsOf is what building n reads of the cluster and of the run, as a
@@ -138,7 +147,13 @@ func (b *builder) inputsOf(n *Node) string {
 		fmt.Fprintf(&sb, "self %s %q\n", k, b.guessed[k])
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(b.mapped), func(x, y SourceKey) int { return strings.Compare(x.String(), y.String()) }) {
-		fmt.Fprintf(&sb, "mapped %s %s\n", k, b.mapped[k])
+		// A directory of the checkout by its path in it: the same
+		// mapping at every revision (its files are the trace's).
+		dir := b.mapped[k]
+		if rel, err := filepath.Rel(b.root, dir); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			dir = "checkout:" + filepath.ToSlash(rel)
+		}
+		fmt.Fprintf(&sb, "mapped %s %s\n", k, dir)
 	}
 	// The ConfigMaps and Secrets its postBuild.substituteFrom or
 	// valuesFrom name, and what makes a Secret of the name.
