@@ -23,14 +23,9 @@ APPS=${APPS:-400}
 RELEASES=${RELEASES:-200}
 RUNS=${RUNS:-1}
 export GOFLAGS=${GOFLAGS:--buildvcs=false} CGO_ENABLED=${CGO_ENABLED:-0}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-if [ -z "${RG:-}" ]; then # RG=bin/routeguard: a binary already built
-  go build -o "$WORK/routeguard" ./cmd/routeguard
-  RG=$WORK/routeguard
-fi
-RG=$(realpath "$RG")
+# shellcheck source=scripts/shard-timing.sh
+. "$SCRIPTS/shard-timing.sh"
+bench_setup
 REPO=$WORK/repo
 scripts/gen-flux-tree.sh "$REPO" "$APPS" "$RELEASES" >/dev/null
 cd "$REPO"
@@ -47,6 +42,4 @@ for i in 1 2 3 4; do "${full[@]}" --shard "$i/4" --shard-out "$WORK/shard-$i.jso
 cmp "$WORK/full.json" "$WORK/merged.json"
 echo "merged == unsharded ($(wc -c <"$WORK/full.json") bytes of JSON); shard files: $(du -ch "$WORK"/shard-*.json | tail -1 | cut -f1)"
 
-# shellcheck source=scripts/shard-timing.sh
-. "$SCRIPTS/shard-timing.sh"
 time_shards

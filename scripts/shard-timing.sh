@@ -1,9 +1,21 @@
 # shard-timing.sh, sourced by bench-shard.sh and bench-flux-shard.sh (not a
-# benchmark of its own): time_shards times, RUNS times in turn, the
-# unsharded review (the command in the array full, with -o json) and each
-# of its four shards (paired: full, shard 1, full, shard 2, ...), then the
+# benchmark of its own). bench_setup makes the run's directory WORK (removed
+# on exit) and the binary RG (RG=bin/routeguard: one already built, else
+# built into WORK), from the repository's top. time_shards times, RUNS
+# times in turn, the unsharded review (the command in the array full, with
+# -o json) and each of its four shards (paired: full, shard 1, full, shard 2, ...), then the
 # merge of the shard files, with GNU time, and prints each shard's wall and
 # CPU over those of the full review of its pair. Needs WORK, RUNS, RG, full.
+
+bench_setup() {
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+  if [ -z "${RG:-}" ]; then
+    go build -o "$WORK/routeguard" ./cmd/routeguard
+    RG=$WORK/routeguard
+  fi
+  RG=$(realpath "$RG")
+}
 
 timed() { # label command...: one run, "label wall cpu peakKiB"
   local label=$1; shift

@@ -43,12 +43,10 @@ func shardSources(sources []string, wd string) ([]string, error) {
 		if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
 			return nil, fmt.Errorf("--shard takes --source only for a directory inside the repository (the merge maps it into each revision); %s is outside %s: run the review without --shard", p, top)
 		}
-		out = append(out, sourceRef(k)+"="+filepath.ToSlash(rel))
+		out = append(out, k.String()+"="+filepath.ToSlash(rel))
 	}
 	return out, nil
 }
-
-func sourceRef(k flux.SourceKey) string { return k.Kind + "/" + k.Namespace + "/" + k.Name }
 
 // checkShardSources checks a shard file's options.sources: each a Flux
 // source and a slash path inside the repository.

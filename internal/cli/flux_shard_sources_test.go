@@ -8,57 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/routeguard/routeguard/internal/synth/fluxrepo"
 )
-
-// testRepo is a go-git repository in a temporary directory; commit writes
-// files (slash paths from the top) and commits everything.
-type testRepo struct {
-	t    *testing.T
-	dir  string
-	wt   *git.Worktree
-	when int64
-}
-
-func newTestRepo(t *testing.T) *testRepo {
-	t.Helper()
-	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testRepo{t: t, dir: dir, wt: wt, when: 1700000000}
-}
-
-func (r *testRepo) commit(files map[string]string) string {
-	r.t.Helper()
-	for name, content := range files {
-		p := filepath.Join(r.dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-	if err := r.wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		r.t.Fatal(err)
-	}
-	r.when += 100
-	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Unix(r.when, 0).UTC()}
-	h, err := r.wt.Commit("c", &git.CommitOptions{Author: sig, Committer: sig})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return h.String()
-}
 
 // ociSyncRepo is a Flux tree synced from an OCI artifact pushed from the
 // repository's kubernetes/ directory (flux-operator's FluxInstance layout):
@@ -66,9 +18,8 @@ func (r *testRepo) commit(files map[string]string) string {
 // which --source maps to kubernetes. Two commits: the second changes a
 // route's weights and adds a Kustomization. It returns the directory and
 // the two commits.
-func ociSyncRepo(t *testing.T) (string, [2]string) {
+func ociSyncRepo(t *testing.T) (string, []string) {
 	t.Helper()
-	repo := newTestRepo(t)
 	ks := func(name string) string {
 		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
 			"spec: {interval: 1h, path: ./apps/" + name + ", prune: true, sourceRef: {kind: OCIRepository, name: flux-system}}\n---\n"
@@ -80,20 +31,18 @@ func ociSyncRepo(t *testing.T) (string, [2]string) {
 			"apiVersion: v1\nkind: Service\nmetadata: {name: " + name + "-canary, namespace: web}\nspec: {ports: [{port: 80}]}\n"
 	}
 	gw := "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: public, namespace: web}\nspec:\n  gatewayClassName: envoy\n  listeners: [{name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: Same}}}]\n"
-	files := map[string]string{
+	files := fluxrepo.Files{
 		"kubernetes/clusters/home/sync.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: flux-system, namespace: flux-system}\n" +
 			"spec: {interval: 1h, url: oci://ghcr.io/example/home-ops, ref: {tag: latest}}\n---\n" + ks("gateway") + ks("shop") + ks("blog"),
 		"kubernetes/apps/gateway/gateway.yaml": gw,
 		"kubernetes/apps/shop/route.yaml":      app("shop", "90"),
 		"kubernetes/apps/blog/route.yaml":      app("blog", "90"),
 	}
-	first := repo.commit(files)
-	second := repo.commit(map[string]string{
+	return fluxCommits(t, files, fluxrepo.Files{
 		"kubernetes/apps/shop/route.yaml":    app("shop", "50"),
 		"kubernetes/clusters/home/sync.yaml": files["kubernetes/clusters/home/sync.yaml"] + ks("docs"),
 		"kubernetes/apps/docs/route.yaml":    app("docs", "90"),
 	})
-	return repo.dir, [2]string{first, second}
 }
 
 // A flux diff of a tree synced from an OCI artifact of the repository
@@ -126,12 +75,7 @@ func TestFluxShardSourceInsideRepository(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "kubernetes", "elsewhere")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := git.PlainOpen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, _ := r.Worktree()
-	linked := (&testRepo{t: t, dir: dir, wt: wt, when: 1700001000}).commit(nil)
+	linked := commitStep(t, dir, len(commits))
 	for _, tc := range []struct{ source, want string }{
 		{"OCIRepository/flux-system/flux-system=" + outside, "only for a directory inside the repository"},
 		// The export leaves out a link that leads out of the repository
@@ -171,9 +115,8 @@ func TestFluxShardSourceInsideRepository(t *testing.T) {
 // keys), and six app Kustomizations whose routes use ${CLUSTER_DOMAIN}.
 // The second commit changes the domain and one route's weights, the third
 // another route's weights only.
-func webhookRepo(t *testing.T) (string, [3]string) {
+func webhookRepo(t *testing.T) (string, []string) {
 	t.Helper()
-	repo := newTestRepo(t)
 	ks := func(name, path string) string {
 		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: flux-system}\n" +
 			"spec: {interval: 1h, path: " + path + ", prune: true, sourceRef: {kind: GitRepository, name: flux-system}}\n---\n"
@@ -185,7 +128,7 @@ func webhookRepo(t *testing.T) (string, [3]string) {
 			"apiVersion: v1\nkind: Service\nmetadata: {name: " + n + ", namespace: web}\nspec: {ports: [{port: 80}]}\n---\n" +
 			"apiVersion: v1\nkind: Service\nmetadata: {name: " + n + "-canary, namespace: web}\nspec: {ports: [{port: 80}]}\n"
 	}
-	files := map[string]string{
+	files := fluxrepo.Files{
 		"clusters/home/apps.yaml":      ks("settings", "./settings") + ks("webhook", "./webhook") + ks("gateway", "./gateway") + ks("apps", "./apps"),
 		"settings/cluster-config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cluster-config, namespace: flux-system}\ndata: {CLUSTER_DOMAIN: home.example.com}\n",
 		"webhook/release.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata: {name: webhook, namespace: flux-system}\nspec: {interval: 1h, url: https://charts.example.com}\n---\n" +
@@ -199,13 +142,10 @@ func webhookRepo(t *testing.T) (string, [3]string) {
 		files[fmt.Sprintf("web/web-%d/route.yaml", i)] = route(i, "90")
 	}
 	files["apps/apps.yaml"] = apps
-	first := repo.commit(files)
-	second := repo.commit(map[string]string{
+	return fluxCommits(t, files, fluxrepo.Files{
 		"settings/cluster-config.yaml": strings.Replace(files["settings/cluster-config.yaml"], "home.example.com", "lab.example.com", 1),
 		"web/web-2/route.yaml":         route(2, "50"),
-	})
-	third := repo.commit(map[string]string{"web/web-4/route.yaml": route(4, "70")})
-	return repo.dir, [3]string{first, second, third}
+	}, fluxrepo.Files{"web/web-4/route.yaml": route(4, "70")})
 }
 
 // The shards of a tree with a substitution webhook are taken by the

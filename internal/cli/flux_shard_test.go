@@ -97,12 +97,7 @@ func TestFluxReportMergeEqualsUnsharded(t *testing.T) {
 func fluxCommits(t *testing.T, steps ...fluxrepo.Files) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := r.Worktree()
-	if err != nil {
+	if _, err := git.PlainInit(dir, false); err != nil {
 		t.Fatal(err)
 	}
 	var out []string
@@ -110,17 +105,32 @@ func fluxCommits(t *testing.T, steps ...fluxrepo.Files) (string, []string) {
 		if err := s.Write(dir); err != nil {
 			t.Fatal(err)
 		}
-		if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-			t.Fatal(err)
-		}
-		sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC)}
-		h, err := wt.Commit(fmt.Sprint("step ", i), &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, h.String())
+		out = append(out, commitStep(t, dir, i))
 	}
 	return dir, out
+}
+
+// commitStep commits everything in the repository at dir as step i (a
+// fixed author and time: the same hashes on every run).
+func commitStep(t *testing.T, dir string, i int) string {
+	t.Helper()
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC)}
+	h, err := wt.Commit(fmt.Sprint("step ", i), &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.String()
 }
 
 // settingsTree is a cluster whose substituteFrom ConfigMap comes from a
